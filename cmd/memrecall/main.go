@@ -1,0 +1,49 @@
+// Command memrecall runs the recall core on a real memory tree: it lists a
+// tree (scan), runs a query through the whole lifecycle (query), prints the
+// evaluation tables (eval) and exports the lifecycle diagram (graph).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: memrecall <command> [flags]
+
+commands:
+  scan    list the documents and skip counts of a memory tree
+  query   run one query through the recall lifecycle and show what a host sees
+  eval    print the quality and delivery evaluation tables
+  graph   print the recall lifecycle state machine as DOT or Mermaid
+
+Run "memrecall <command> -h" for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches to a subcommand and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "scan":
+		return runScan(rest, stdout, stderr)
+	case "query":
+		return runQuery(rest, stdout, stderr)
+	case "eval":
+		return runEval(rest, stdout, stderr)
+	case "graph":
+		return runGraph(rest, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "memrecall: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
