@@ -1,0 +1,211 @@
+package model
+
+import (
+	"path"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memrecall/memrecall/memory"
+)
+
+// Manifest is the bounded list of candidate documents shown to the selector,
+// one line per document, "- [type] <key> (<RFC 3339 mtime, UTC>):
+// <description>". The key is "<scope>/<relpath>" rather than the absolute ID: the absolute
+// path would send the user's home directory to a third party and cost bytes
+// on every line (docs/decisions/0400-model-manifest.md). A Manifest is
+// immutable once built and safe for concurrent use; the zero value and a nil
+// *Manifest are empty.
+type Manifest struct {
+	text string
+	// Invariant: len(keys) == len(docs), keys[i] is docs[i]'s key, every key
+	// is unique, and index[keys[i]] == docs[i].ID.
+	keys  []string
+	docs  []*memory.Document
+	index map[string]memory.ID
+	// skipped counts candidates left out: nil, duplicate ID, duplicate key,
+	// or a line that did not fit.
+	skipped int
+}
+
+// BuildManifest packs docs, in the order given, into a Manifest of at most
+// MaxManifestBytes. Packing is greedy in order and not a prefix: a line that
+// does not fit in the bytes left is skipped and later, shorter lines are
+// still considered. A nil document, a repeated ID or a key already taken by
+// an earlier document is skipped too, so every key names exactly one ID.
+func BuildManifest(docs []*memory.Document) *Manifest {
+	m := &Manifest{index: make(map[string]memory.ID, len(docs))}
+	seen := make(map[memory.ID]bool, len(docs))
+	var b strings.Builder
+	var line []byte
+	for _, d := range docs {
+		if d == nil || seen[d.ID] {
+			m.skipped++
+			continue
+		}
+		key := ManifestKey(d)
+		if _, taken := m.index[key]; taken {
+			m.skipped++
+			continue
+		}
+		line = appendLine(line[:0], d, key)
+		if b.Len()+len(line) > MaxManifestBytes {
+			m.skipped++
+			continue
+		}
+		b.Write(line)
+		seen[d.ID] = true
+		m.index[key] = d.ID
+		m.keys = append(m.keys, key)
+		m.docs = append(m.docs, d)
+	}
+	m.text = b.String()
+	return m
+}
+
+// ManifestKey is the name a manifest gives d: "<scope>/<relpath>", made safe
+// for a single line (control characters and line breaks become "_", invalid
+// UTF-8 becomes U+FFFD). A document without RelPath falls back to the base
+// name of its ID so no absolute path is ever shown.
+func ManifestKey(d *memory.Document) string {
+	rel := d.RelPath
+	if rel == "" {
+		rel = path.Base(strings.ReplaceAll(string(d.ID), "\\", "/"))
+	}
+	var b strings.Builder
+	b.Grow(len(rel) + 8)
+	b.WriteString(d.Scope.String())
+	b.WriteByte('/')
+	for _, r := range strings.ToValidUTF8(rel, "\uFFFD") {
+		if breaksLine(r) || (r != ' ' && unicode.IsSpace(r)) {
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// appendLine appends d's manifest line, newline included, to dst.
+func appendLine(dst []byte, d *memory.Document, key string) []byte {
+	dst = append(dst, "- ["...)
+	dst = append(dst, d.Type.String()...)
+	dst = append(dst, "] "...)
+	dst = append(dst, key...)
+	dst = append(dst, " ("...)
+	dst = d.Modified.UTC().AppendFormat(dst, time.RFC3339)
+	dst = append(dst, ')')
+	if desc := lineDescription(d); desc != "" {
+		dst = append(dst, ": "...)
+		dst = append(dst, desc...)
+	}
+	return append(dst, '\n')
+}
+
+// lineDescription is the text after the colon: the description, else a
+// title the author actually wrote (a title equal to the type name is the
+// parser's default and says nothing). It is flattened to one line and cut
+// at MaxDescriptionRunes runes.
+func lineDescription(d *memory.Document) string {
+	s := oneLine(d.Description)
+	if s == "" && d.Title != d.Type.String() {
+		s = oneLine(d.Title)
+	}
+	return cutRunes(s, MaxDescriptionRunes)
+}
+
+// oneLine replaces every run of white space and control characters with a
+// single space, trims the ends and repairs invalid UTF-8, so one document is
+// exactly one manifest line.
+func oneLine(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	pendingSpace := false
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if breaksLine(r) || unicode.IsSpace(r) {
+			pendingSpace = b.Len() > 0
+			continue
+		}
+		if pendingSpace {
+			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// breaksLine reports runes that could end or corrupt a manifest line:
+// C0/C1 controls (newline, CR, NEL, …) and the Unicode line and paragraph
+// separators.
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+}
+
+// cutRunes returns s cut after n runes, never inside a rune, with trailing
+// space the cut exposed removed.
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return strings.TrimRight(s[:pos], " ")
+		}
+		i++
+	}
+	return s
+}
+
+// Text is the manifest as sent to the selector: complete lines, each ending
+// in a newline, at most MaxManifestBytes in all.
+func (m *Manifest) Text() string {
+	if m == nil {
+		return ""
+	}
+	return m.text
+}
+
+// Len is the number of documents in the manifest.
+func (m *Manifest) Len() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.docs)
+}
+
+// Skipped is the number of candidates left out of the manifest (did not
+// fit, nil, repeated ID or repeated key).
+func (m *Manifest) Skipped() int {
+	if m == nil {
+		return 0
+	}
+	return m.skipped
+}
+
+// Lookup maps a manifest key back to its document's ID. Matching is exact.
+func (m *Manifest) Lookup(key string) (memory.ID, bool) {
+	if m == nil {
+		return "", false
+	}
+	id, ok := m.index[key]
+	return id, ok
+}
+
+// Keys returns the manifest keys in manifest order (a fresh slice).
+func (m *Manifest) Keys() []string {
+	if m == nil {
+		return nil
+	}
+	return append([]string(nil), m.keys...)
+}
+
+// Docs returns the documents in manifest order (a fresh slice; the
+// documents themselves are shared and immutable).
+func (m *Manifest) Docs() []*memory.Document {
+	if m == nil {
+		return nil
+	}
+	return append([]*memory.Document(nil), m.docs...)
+}

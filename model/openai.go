@@ -1,0 +1,158 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Default size limits of the OpenAI adapter. The manifest is at most
+// MaxManifestBytes, so a request stays well under DefaultMaxRequestBytes
+// unless the query is pathological; an answer of five paths is a few hundred
+// bytes, and the response limit leaves room for provider metadata.
+const (
+	DefaultMaxRequestBytes  = 64 << 10
+	DefaultMaxResponseBytes = 256 << 10
+)
+
+// OpenAIConfig configures the OpenAI-compatible chat-completions adapter
+// (OpenAI, Qwen/DashScope compatible mode, vLLM, Ollama, …).
+type OpenAIConfig struct {
+	// BaseURL is the API root; the adapter POSTs to BaseURL +
+	// "/chat/completions", e.g. "https://api.openai.com/v1" or
+	// "http://localhost:11434/v1". Required.
+	BaseURL string
+	// Model is the model name sent in the request. Required.
+	Model string
+	// APIKey is sent as "Authorization: Bearer <key>" when non-empty. It is
+	// never included in an error.
+	APIKey string
+	// HTTPClient sends the request; nil means http.DefaultClient. Deadlines
+	// come from the context, so the client needs no timeout of its own.
+	HTTPClient *http.Client
+	// MaxRequestBytes bounds the encoded request body; a larger request is
+	// not sent (ErrRequestTooLarge). Zero means DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// MaxResponseBytes bounds the response body read; a larger response is
+	// an error (ErrResponseTooLarge). Zero means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+}
+
+// OpenAI returns a Selector that asks an OpenAI-compatible chat-completions
+// endpoint, with temperature 0 and a strict JSON schema for the answer
+// {"selected_memories": [...]}. The configuration is checked when Select is
+// called (ErrConfig), so a host can wire it unconditionally.
+func OpenAI(cfg OpenAIConfig) Selector {
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	if cfg.MaxRequestBytes <= 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	return &openAISelector{cfg: cfg}
+}
+
+type openAISelector struct {
+	cfg OpenAIConfig
+}
+
+// Select implements Selector.
+func (s *openAISelector) Select(ctx context.Context, req Request) ([]string, error) {
+	if s.cfg.BaseURL == "" || s.cfg.Model == "" {
+		return nil, fmt.Errorf("%w: BaseURL and Model are required", ErrConfig)
+	}
+	body, err := encodeChatRequest(s.cfg.Model, req)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > s.cfg.MaxRequestBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrRequestTooLarge, len(body), s.cfg.MaxRequestBytes)
+	}
+	url := strings.TrimRight(s.cfg.BaseURL, "/") + "/chat/completions"
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if s.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+s.cfg.APIKey)
+	}
+	resp, err := s.cfg.HTTPClient.Do(hreq)
+	if err != nil {
+		return nil, s.transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+
+	raw, err := readLimited(resp.Body, s.cfg.MaxResponseBytes)
+	if err != nil {
+		if errors.Is(err, ErrResponseTooLarge) {
+			return nil, err
+		}
+		return nil, s.transportError(ctx, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, &StatusError{StatusCode: resp.StatusCode, Message: s.redact(providerMessage(raw))}
+	}
+	keys, err := ParseChatResponse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return keys, nil
+}
+
+// transportError wraps a failed send or read. A context error is kept
+// reachable with errors.Is so the caller can tell cancellation and deadline
+// from a network failure; the API key is redacted in case a proxy or
+// transport echoed a header.
+func (s *openAISelector) transportError(ctx context.Context, err error) error {
+	msg := s.redact(err.Error())
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("%w: %s: %w", ErrTransport, msg, cerr)
+	}
+	return fmt.Errorf("%w: %s", ErrTransport, msg)
+}
+
+func (s *openAISelector) redact(msg string) string {
+	if s.cfg.APIKey == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, s.cfg.APIKey, "[redacted]")
+}
+
+// readLimited reads r up to limit bytes and fails with ErrResponseTooLarge
+// if there is more: one extra byte is read to tell "exactly limit" from
+// "over".
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	raw, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(raw)) > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
+	}
+	return raw, nil
+}
+
+// providerMessage extracts {"error":{"message":…}} from an error response,
+// cut to 200 runes on one line. Anything else yields "": a raw body may echo
+// the prompt, so it is never kept.
+func providerMessage(raw []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return ""
+	}
+	return cutRunes(oneLine(e.Error.Message), 200)
+}

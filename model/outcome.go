@@ -1,0 +1,27 @@
+package model
+
+import (
+	"time"
+
+	"github.com/memrecall/memrecall/memory"
+)
+
+// Outcome is how one selector call settled, after validation and policy.
+type Outcome struct {
+	// Strategy says where Docs came from.
+	Strategy Strategy
+	// Docs are the selected documents in answer order: the model's valid
+	// answer, or the fallback cut to the limit. Empty for StrategyNone.
+	Docs []memory.ID
+	// Duration is the time spent in Settle, selector call included.
+	Duration time.Duration
+	// Cancelled reports that the caller's context ended first; nothing is
+	// selected and the plan must deliver nothing more.
+	Cancelled bool
+	// ErrKind classifies the selector failure behind a heuristic fallback;
+	// ErrorNone otherwise. Safe for telemetry.
+	ErrKind ErrorKind
+	// Err is the failure itself, for the host's debugging only: its text may
+	// hold paths or provider messages and must never reach telemetry.
+	Err error
+}
