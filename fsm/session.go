@@ -1,0 +1,90 @@
+package fsm
+
+import (
+	"slices"
+	"time"
+
+	"github.com/memrecall/memrecall/telemetry"
+)
+
+// Session is one conversation's recall lifecycle: the current plan and the
+// set of documents surfaced since the last reset.
+//
+// A Session is not safe for concurrent use. The engine's owner goroutine
+// is the only caller; Step is synchronous, does no I/O, starts no
+// goroutine and reads no clock.
+type Session struct {
+	// cur is the current plan: the plan of the latest query_started.
+	// Invariant: cur.id == 0 exactly when cur.state == StateIdle.
+	cur plan
+	// surfaced holds every document delivered since the last reset.
+	// Invariant: surfaced is exactly the union of Docs of the deliveries
+	// output since the last reset, and those deliveries are disjoint.
+	surfaced map[DocID]struct{}
+	// closed is set by shutdown. Invariant: once true it stays true and
+	// every later event is dropped.
+	closed bool
+	// mut switches on a deliberate defect for the property suite's
+	// mutation tests; it is the zero value in every real Session.
+	mut mutation
+}
+
+// plan is the state of one recall plan.
+type plan struct {
+	id    PlanID
+	state State
+	// queryAt is when the query started; latencies are measured from it.
+	queryAt time.Duration
+	// initialPassed is set by the initial point.
+	// Invariant: state == StateFastDelivered implies initialPassed, and
+	// state == StateFastDelivered implies published.
+	initialPassed bool
+
+	published bool
+	// ranking is the lexical ranking, best first; retained, not copied.
+	ranking []DocID
+	scanned int
+	scan    time.Duration
+	fast    time.Duration // query to published ranking
+
+	// settled is set by the first selector_settled.
+	// Invariant: !settled implies strategy == StrategyNone and
+	// selection == nil.
+	settled  bool
+	strategy telemetry.Strategy
+	// selection is the settled selection.
+	// Invariant: len(selection) <= MaxRelevantDocs, no duplicates.
+	selection []DocID
+}
+
+// NewSession returns an idle session with an empty surfaced set.
+func NewSession() *Session {
+	return &Session{surfaced: make(map[DocID]struct{})}
+}
+
+// State returns the current plan's state (StateIdle before the first
+// query). It is a field read, cheap enough to call after every step.
+func (s *Session) State() State { return s.cur.state }
+
+// Current returns the current plan, 0 before the first query.
+func (s *Session) Current() PlanID { return s.cur.id }
+
+// Closed reports whether the session was shut down.
+func (s *Session) Closed() bool { return s.closed }
+
+// Surfaced reports whether doc was delivered since the last reset.
+func (s *Session) Surfaced(doc DocID) bool {
+	_, ok := s.surfaced[doc]
+	return ok
+}
+
+// SurfacedDocs returns the documents delivered since the last reset,
+// sorted.
+func (s *Session) SurfacedDocs() []DocID {
+	out := make([]DocID, 0, len(s.surfaced))
+	for d := range s.surfaced {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}

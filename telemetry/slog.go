@@ -1,0 +1,61 @@
+package telemetry
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Message texts of the slog records, stable for log queries.
+const (
+	SelectionMessage = "memrecall.selection"
+	DeliveryMessage  = "memrecall.delivery"
+)
+
+// SlogSink writes each event as one Info record on a log/slog Logger. The
+// attribute keys are the snake_case names of SPEC §6; durations are
+// written as slog durations so handlers keep their unit.
+type SlogSink struct {
+	logger *slog.Logger
+}
+
+// Slog returns a Sink that logs to logger; a nil logger means
+// slog.Default() at the time of each event.
+func Slog(logger *slog.Logger) *SlogSink { return &SlogSink{logger: logger} }
+
+func (s *SlogSink) log() *slog.Logger {
+	if s.logger == nil {
+		return slog.Default()
+	}
+	return s.logger
+}
+
+// Selection logs s.
+func (s *SlogSink) Selection(e Selection) {
+	s.log().LogAttrs(context.Background(), slog.LevelInfo, SelectionMessage,
+		slog.String("strategy", e.Strategy.String()),
+		slog.Int("documents_scanned", e.Scanned),
+		slog.Int("documents_selected", e.Selected),
+		slog.Duration("scan", e.Scan),
+		slog.Duration("fast", e.Fast),
+		slog.Duration("selector", e.Selector),
+		slog.Duration("total", e.Total),
+	)
+}
+
+// Delivery logs d; discard_reason is present only on discards.
+func (s *SlogSink) Delivery(e Delivery) {
+	attrs := make([]slog.Attr, 0, 6)
+	attrs = append(attrs,
+		slog.String("phase", e.Phase.String()),
+		slog.String("delivery_point", e.Point.String()),
+	)
+	if e.Reason != ReasonNone {
+		attrs = append(attrs, slog.String("discard_reason", e.Reason.String()))
+	}
+	attrs = append(attrs,
+		slog.String("strategy", e.Strategy.String()),
+		slog.Int("document_count", e.Docs),
+		slog.Duration("latency", e.Latency),
+	)
+	s.log().LogAttrs(context.Background(), slog.LevelInfo, DeliveryMessage, attrs...)
+}
