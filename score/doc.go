@@ -1,0 +1,38 @@
+// Package score is memrecall's deterministic, multilingual lexical scorer:
+// normalisation, tokens, the matching rule, the active-tool noise filter and
+// an in-memory index that ranks documents without rescanning their bodies.
+//
+// The pipeline for one query is
+//
+//	q := score.NewQuery(userText, recentTools)
+//	kept, ranked := ix.Rank(q, docs)
+//
+// kept is what survives the noise filter (it is also the pool the model
+// selector may choose from); ranked holds the lexical matches, best first.
+//
+// Algebraic promises, checked by property tests:
+//   - Normalize(Normalize(s)) == Normalize(s), and Normalize(norm.NFKC(s)) ==
+//     Normalize(s), so scores do not depend on the Unicode form of the input.
+//   - Every ranked document shares at least one token with the query under
+//     the matching rule (see Matches); there is no score without a match.
+//   - Index.Rank returns exactly what RankNaive returns for the same input.
+//   - Rank is a pure function of (query, documents): the cache only saves
+//     work.
+//
+// The character tables come from Go's unicode package and
+// golang.org/x/text/unicode/norm; UnicodeVersion records which version the
+// scorer was built and tested against.
+package score
+
+import (
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// UnicodeVersion is the Unicode version of the script tables (Go's unicode
+// package) that classify token characters.
+const UnicodeVersion = unicode.Version
+
+// NormalizationVersion is the Unicode version of the NFKC tables.
+const NormalizationVersion = norm.Version

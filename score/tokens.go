@@ -1,0 +1,139 @@
+package score
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// minWordRunes is the shortest whole token: shorter runs ("a", "is", "of")
+// match too much to be evidence of relevance.
+const minWordRunes = 3
+
+// runeClass says how a character takes part in tokens.
+type runeClass uint8
+
+const (
+	// classSep ends any run and is never part of a token.
+	classSep runeClass = iota
+	// classWord is a letter, mark or digit of a script that separates words
+	// with spaces or punctuation; runs of them are whole tokens.
+	classWord
+	// classCJK is Han, Hiragana, Katakana, Hangul, or a kana-run character
+	// that Go's Script tables file under Common or Inherited; runs of them
+	// give code-point bigrams.
+	classCJK
+	// classSEA is a letter or mark of a script written without word
+	// separators outside CJK (Thai, Lao, Khmer, Myanmar); runs give
+	// code-point bigrams too, but never join a CJK run.
+	classSEA
+)
+
+// kanaRunMarks are characters whose Script is Common or Inherited (Go's
+// tables use Script, not Script_Extensions) but which stand inside Japanese
+// words: the prolonged sound mark, the middle dot, the voiced and
+// semi-voiced sound marks (spacing and combining), the double hyphen and the
+// iteration marks that are not already Han or kana.
+func isKanaRunMark(r rune) bool {
+	switch r {
+	case 0x30FC, // ー prolonged sound mark
+		0x30FB,         // ・ katakana middle dot
+		0x309B, 0x309C, // ゛゜ spacing sound marks
+		0x3099, 0x309A, // combining sound marks
+		0x30A0,                                 // ゠ double hyphen
+		0x3006,                                 // 〆 ideographic closing mark
+		0x3031, 0x3032, 0x3033, 0x3034, 0x3035: // vertical kana repeat marks
+		return true
+	}
+	return false
+}
+
+func classify(r rune) runeClass {
+	switch {
+	case r < utf8.RuneSelf:
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z' {
+			return classWord
+		}
+		return classSep
+	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || isKanaRunMark(r):
+		return classCJK
+	case unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):
+		if unicode.In(r, unicode.L, unicode.M) {
+			return classSEA
+		}
+		// Digits and punctuation of these scripts separate like any other.
+		if unicode.IsNumber(r) {
+			return classWord
+		}
+		return classSep
+	case unicode.In(r, unicode.L, unicode.M, unicode.N):
+		return classWord
+	}
+	return classSep
+}
+
+// Tokens returns the tokens of text in order of appearance, repeats
+// included: Normalize first, then
+//   - every run of letters, marks and digits without a CJK character and at
+//     least three characters long is one token;
+//   - every run of Han, Hiragana, Katakana and Hangul (with the kana-run
+//     marks ー ・ ゛ ゜ and the iteration marks inside it) gives its
+//     code-point bigrams; one isolated character gives nothing;
+//   - runs of Thai, Lao, Khmer and Myanmar, which do not separate words,
+//     give code-point bigrams as CJK does, rather than one token per phrase.
+//
+// A CJK character ends a Latin run: "abc漢字" is "abc", "漢字".
+func Tokens(text string) []string {
+	return AppendTokens(nil, Normalize(text))
+}
+
+// AppendTokens appends the tokens of already normalised text to dst and
+// returns the extended slice. Tokens are substrings of normalized, so the
+// only allocation is dst's growth.
+func AppendTokens(dst []string, normalized string) []string {
+	forEachToken(normalized, func(tok string) { dst = append(dst, tok) })
+	return dst
+}
+
+// forEachToken calls emit for every token of normalised text, in order.
+func forEachToken(s string, emit func(string)) {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		c := classify(r)
+		if c == classSep {
+			i += size
+			continue
+		}
+		start := i
+		n := 0
+		for i < len(s) {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if classify(r) != c {
+				break
+			}
+			i += size
+			n++
+		}
+		run := s[start:i]
+		if c == classWord {
+			if n >= minWordRunes {
+				emit(run)
+			}
+			continue
+		}
+		emitBigrams(run, emit)
+	}
+}
+
+// emitBigrams emits every pair of adjacent code points of run.
+func emitBigrams(run string, emit func(string)) {
+	_, first := utf8.DecodeRuneInString(run)
+	a := 0
+	b := first
+	for b < len(run) {
+		_, size := utf8.DecodeRuneInString(run[b:])
+		emit(run[a : b+size])
+		a = b
+		b += size
+	}
+}

@@ -1,0 +1,18 @@
+package score
+
+import "github.com/memrecall/memrecall/memory"
+
+// BodyWindow returns the part of body that a prompt surfaces and the scorer
+// reads: its first memory.BodyWindow runes, cut on a rune boundary. The
+// window is taken on the raw body, before normalisation, because that is
+// what the user and the model see.
+func BodyWindow(body string) string {
+	n := 0
+	for i := range body {
+		if n == memory.BodyWindow {
+			return body[:i]
+		}
+		n++
+	}
+	return body
+}
