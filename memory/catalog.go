@@ -1,0 +1,372 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Roots names the two scope directories. Either may be "" (that scope is
+// absent, which is not a skip); a root that does not exist is counted as
+// SkipRootMissing.
+type Roots struct {
+	Project string
+	User    string
+}
+
+// Result is what a scan found.
+type Result struct {
+	// Docs holds the documents: project scope first, then user; within a
+	// scope newest Modified first; ties by RelPath. The slice is the
+	// caller's; the Documents are shared and immutable.
+	Docs []*Document
+	// Skipped counts the files and directories passed over, by reason.
+	Skipped SkipCounts
+	// Stats describes the work the scan did.
+	Stats Stats
+}
+
+// Stats describes the work of one scan, for benchmarks and the command
+// line.
+type Stats struct {
+	// Dirs is the number of directories listed.
+	Dirs int
+	// Listed is the number of topic files the walk found.
+	Listed int
+	// Read is the number of files opened and read.
+	Read int
+	// Reused is the number of files answered from the catalog after a
+	// stat showed them unchanged.
+	Reused int
+	// Workers is the number of concurrent file workers.
+	Workers int
+	// Duration is the scan's wall time.
+	Duration time.Duration
+}
+
+// Option configures a Catalog.
+type Option func(*Catalog)
+
+// WithWorkers sets how many files are read concurrently (default: the
+// number of CPUs, at least 2 and at most 8; SPEC §8 measured no gain past
+// two workers on two cores, and a little overlap helps a cold disk).
+func WithWorkers(n int) Option {
+	return func(c *Catalog) {
+		if n > 0 {
+			c.workers = n
+		}
+	}
+}
+
+// defaultRacyWindow covers the timestamp granularity of common file
+// systems (Linux takes file times from a clock that ticks every few
+// milliseconds; FAT keeps 2 s).
+const defaultRacyWindow = 2 * time.Second
+
+// Catalog is an in-process cache of a memory tree. It is safe for
+// concurrent use.
+//
+// Freshness guarantee: every Scan lists every directory again and stats
+// every topic file, so an added or removed file, or a file whose size,
+// modification time, change time, inode or device differ from the last
+// scan, is seen by the next Scan that starts after the change. A file is
+// re-read only then, and a file whose stat is unchanged keeps its
+// *Document pointer. One exception is handled, not assumed away: a file
+// rewritten within the file system's timestamp granularity of the moment it
+// was read could keep an identical stat, so a file whose mtime or ctime is
+// within 2 s of the scan that read it is read again by the next scan (its
+// pointer is kept when the content turns out identical). Not detected: a
+// rewrite that keeps the size and forges both timestamps (ctime can only be
+// forged by changing the system clock).
+//
+// Scans never overlap: a Scan (or Warm) that starts while another scan
+// runs joins it and returns its result.
+type Catalog struct {
+	roots      Roots
+	workers    int
+	fsys       fileSystem
+	racyWindow time.Duration
+	now        func() time.Time
+
+	mu       sync.Mutex
+	inflight *call  // guarded by mu
+	last     Result // guarded by mu; the last completed scan
+	hasLast  bool   // guarded by mu
+
+	// Only the goroutine running a scan touches these; scans never
+	// overlap (inflight).
+	cache   map[cacheKey]*entry
+	gen     uint64
+	prev    []*Document // the last sorted result, reused when nothing changed
+	scratch [][]byte
+}
+
+// cacheKey names a file in one scope: the two roots may overlap (a user
+// root inside a project root), and each scope has its own documents.
+type cacheKey struct {
+	scope Scope
+	path  string
+}
+
+// entry is the catalog's record of one file. Invariant: exactly one of
+// doc and skip-with-skipped is meaningful: doc != nil, or skipped is true.
+type entry struct {
+	key     fileKey
+	doc     *Document
+	skip    SkipReason
+	skipped bool
+	racy    bool   // key may not reflect a rewrite in the same tick: re-read
+	gen     uint64 // the scan that last saw the file
+}
+
+// call is one scan that any number of callers wait for.
+type call struct {
+	done chan struct{}
+	res  Result
+	err  error
+}
+
+// NewCatalog returns an empty catalog of roots. It does no I/O: call Warm
+// to fill it in the background, or Scan.
+func NewCatalog(roots Roots, opts ...Option) *Catalog {
+	c := &Catalog{
+		roots:      roots,
+		workers:    min(max(runtime.GOMAXPROCS(0), 2), 8),
+		fsys:       osFS{},
+		racyWindow: defaultRacyWindow,
+		now:        time.Now,
+		cache:      map[cacheKey]*entry{},
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Scan revalidates the tree and returns its documents. Only new and
+// changed files are read. If a scan is already running (a Warm, or
+// another caller's Scan) it waits for that scan instead of starting a
+// second one. Cancelling ctx stops the wait, not the shared scan, which
+// completes and fills the catalog for the next caller.
+//
+// The error is ctx's, or a failure to make a root absolute; bad files and
+// missing roots are counted in Result.Skipped, never returned.
+func (c *Catalog) Scan(ctx context.Context) (Result, error) {
+	c.mu.Lock()
+	cl := c.inflight
+	if cl == nil {
+		cl = c.startLocked()
+	}
+	c.mu.Unlock()
+	select {
+	case <-cl.done:
+		res := cl.res
+		res.Docs = slices.Clone(res.Docs)
+		return res, cl.err
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+}
+
+// Warm starts a scan in the background, unless one is running, and returns
+// at once. A host calls it when a session starts so the first query's Scan
+// finds the catalog filled (or joins the scan still under way).
+func (c *Catalog) Warm() {
+	c.mu.Lock()
+	if c.inflight == nil {
+		c.startLocked()
+	}
+	c.mu.Unlock()
+}
+
+// Last returns the result of the last completed scan without touching the
+// file system, and false if no scan has completed. It lets a host answer
+// from the catalog while a revalidating Scan runs.
+func (c *Catalog) Last() (Result, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res := c.last
+	res.Docs = slices.Clone(res.Docs)
+	return res, c.hasLast
+}
+
+func (c *Catalog) startLocked() *call {
+	cl := &call{done: make(chan struct{})}
+	c.inflight = cl
+	go func() {
+		cl.res, cl.err = c.scan()
+		c.mu.Lock()
+		c.inflight = nil
+		if cl.err == nil {
+			c.last, c.hasLast = cl.res, true
+		}
+		c.mu.Unlock()
+		close(cl.done)
+	}()
+	return cl
+}
+
+// outcome is a worker's answer for one job.
+type outcome struct {
+	key     fileKey
+	doc     *Document
+	skip    SkipReason
+	skipped bool
+	racy    bool
+	read    bool
+}
+
+// scan runs one full scan. It is called by one goroutine at a time.
+func (c *Catalog) scan() (Result, error) {
+	start := c.now()
+	w := walker{fsys: c.fsys, cache: c.cache}
+	if err := w.walkRoot(c.roots.Project, ScopeProject); err != nil {
+		return Result{}, err
+	}
+	if err := w.walkRoot(c.roots.User, ScopeUser); err != nil {
+		return Result{}, err
+	}
+
+	out := make([]outcome, len(w.jobs))
+	racyBefore := start.Add(-c.racyWindow).UnixNano()
+	workers := min(c.workers, max(len(w.jobs), 1))
+	for len(c.scratch) < workers {
+		c.scratch = append(c.scratch, make([]byte, ReadLimit))
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i := range workers {
+		buf := c.scratch[i]
+		wg.Go(func() {
+			var crlf []byte
+			for {
+				j := int(next.Add(1) - 1)
+				if j >= len(w.jobs) {
+					return
+				}
+				out[j], crlf = c.visit(&w.jobs[j], buf, crlf, racyBefore)
+			}
+		})
+	}
+	wg.Wait()
+
+	// Fold the outcomes into the catalog and the result.
+	c.gen++
+	res := Result{Skipped: w.skipped}
+	res.Stats.Dirs = w.dirs
+	res.Stats.Listed = len(w.jobs)
+	res.Stats.Workers = workers
+	docs := make([]*Document, 0, len(w.jobs))
+	changed := false
+	for i := range w.jobs {
+		j, o := &w.jobs[i], &out[i]
+		e := j.old
+		if e == nil {
+			e = &entry{}
+			c.cache[cacheKey{j.scope, j.path}] = e
+			changed = true
+		}
+		if e.doc != o.doc || e.skipped != o.skipped {
+			changed = true
+		}
+		*e = entry{key: o.key, doc: o.doc, skip: o.skip, skipped: o.skipped, racy: o.racy, gen: c.gen}
+		if o.read {
+			res.Stats.Read++
+		} else {
+			res.Stats.Reused++
+		}
+		if o.skipped {
+			res.Skipped[o.skip]++
+			continue
+		}
+		docs = append(docs, o.doc)
+	}
+	if len(c.cache) != len(w.jobs) {
+		for p, e := range c.cache {
+			if e.gen != c.gen {
+				delete(c.cache, p)
+				changed = true
+			}
+		}
+	}
+	if changed || len(docs) != len(c.prev) {
+		slices.SortFunc(docs, compareDocs)
+		c.prev = docs
+	} else {
+		docs = c.prev
+	}
+	res.Docs = docs
+	res.Stats.Duration = c.now().Sub(start)
+	return res, nil
+}
+
+// visit revalidates or reads one file.
+func (c *Catalog) visit(j *job, buf, crlf []byte, racyBefore int64) (outcome, []byte) {
+	if e := j.old; e != nil && !e.racy {
+		k, err := c.fsys.stat(j.path, j.follow)
+		if err != nil {
+			return outcome{skip: skipForIO(err), skipped: true}, crlf
+		}
+		if k == e.key {
+			return outcome{key: k, doc: e.doc, skip: e.skip, skipped: e.skipped}, crlf
+		}
+	}
+	n, k, err := c.fsys.readPrefix(j.path, buf, j.follow)
+	o := outcome{key: k, read: true, racy: k.mtime >= racyBefore || k.ctime >= racyBefore}
+	if err != nil {
+		if err == errNotRegular {
+			o.skip = SkipUnreadable
+		} else {
+			o.skip = skipForIO(err)
+		}
+		o.skipped = true
+		return o, crlf
+	}
+	p, crlf, err := parse(buf[:n], int64(n) >= k.size, crlf)
+	if err != nil {
+		o.skip, o.skipped = skipFor(err), true
+		return o, crlf
+	}
+	d := &Document{
+		ID:            ID(j.path),
+		Scope:         j.scope,
+		RelPath:       j.rel,
+		Type:          p.Type,
+		Title:         p.Title,
+		Description:   p.Description,
+		Body:          p.Body,
+		BodyTruncated: p.BodyTruncated,
+		Modified:      k.modified(),
+		Size:          k.size,
+	}
+	if j.old != nil && j.old.doc != nil && sameDocument(j.old.doc, d) {
+		d = j.old.doc
+	}
+	o.doc = d
+	return o, crlf
+}
+
+// sameDocument reports that two versions of a file parse identically, so
+// the older pointer can be kept.
+func sameDocument(a, b *Document) bool {
+	return a.ID == b.ID && a.Scope == b.Scope && a.RelPath == b.RelPath &&
+		a.Type == b.Type && a.Title == b.Title && a.Description == b.Description &&
+		a.Body == b.Body && a.BodyTruncated == b.BodyTruncated &&
+		a.Modified.Equal(b.Modified) && a.Size == b.Size
+}
+
+// compareDocs is the result order: scope (project first), newest first,
+// then relative path.
+func compareDocs(a, b *Document) int {
+	if c := cmp.Compare(a.Scope, b.Scope); c != 0 {
+		return c
+	}
+	if c := b.Modified.Compare(a.Modified); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.RelPath, b.RelPath)
+}

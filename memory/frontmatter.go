@@ -1,0 +1,337 @@
+package memory
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// emptyBody is the placeholder agents write into a topic with no content
+// yet; it counts as an empty body.
+const emptyBody = "_No entries yet._"
+
+// Parsed is the content of one topic file, as Parse reads it.
+type Parsed struct {
+	// Type is the required `type`.
+	Type Type
+	// Title is `name`, else `title`, else the type's name.
+	Title string
+	// Description is `description`, or "".
+	Description string
+	// Body is the trimmed text after the closing `---`, cut to BodyWindow
+	// runes; "_No entries yet._" gives "".
+	Body string
+	// BodyTruncated reports that the body continues past Body: it is longer
+	// than BodyWindow runes, or (in a scan) the file was longer than what
+	// was read.
+	BodyTruncated bool
+}
+
+// Parse reads a whole topic file in the format of SPEC §2: a `---` line,
+// `key: value` lines, a `---` line, then the body. CRLF line ends are read
+// as LF and a leading byte-order mark is ignored. Values may be bare,
+// "double-quoted" (escapes \" \\ \n \t; any other backslash is kept) or
+// 'single-quoted' ('' is a quote). Only lines that start at column 0 are
+// keys, so nested YAML under an unknown key can never set a known one;
+// blank lines, comments (#) and lines without a colon are ignored, and a
+// repeated key keeps its last value.
+//
+// The error is one of the sentinels ErrBinary, ErrInvalidUTF8,
+// ErrNoFrontmatter, ErrUnterminatedFrontmatter, ErrMissingType or
+// ErrUnknownType (wrapped with the value).
+func Parse(data []byte) (Parsed, error) {
+	p, _, err := parse(data, true, nil)
+	return p, err
+}
+
+// parse does Parse's work for a scan: data may be only a prefix of the file
+// (complete is false), and scratch is a reusable buffer for CRLF
+// normalisation that is returned for the next call. The returned strings
+// share one allocation whenever no value needs unescaping.
+func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return Parsed{}, scratch, ErrBinary
+	}
+	if !complete {
+		data = trimPartialRune(data)
+	}
+	if !utf8.Valid(data) {
+		return Parsed{}, scratch, ErrInvalidUTF8
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if bytes.IndexByte(data, '\r') >= 0 {
+		scratch = appendLF(scratch[:0], data)
+		data = scratch
+	}
+
+	line, pos, ok := nextLine(data, 0)
+	if !isFence(line) {
+		return Parsed{}, scratch, ErrNoFrontmatter
+	}
+	var name, title, desc, typ span
+	closed := false
+	for ok {
+		var start int
+		start = pos
+		line, pos, ok = nextLine(data, pos)
+		if isFence(line) {
+			closed = true
+			break
+		}
+		key, val, vstart, has := splitKey(line)
+		if !has {
+			continue
+		}
+		sp := valueSpan(val, start+vstart)
+		switch string(key) {
+		case "type":
+			typ = sp
+		case "name":
+			name = sp
+		case "title":
+			title = sp
+		case "description":
+			desc = sp
+		}
+	}
+	if !closed {
+		if !complete {
+			return Parsed{}, scratch, ErrFrontmatterTooLong
+		}
+		return Parsed{}, scratch, ErrUnterminatedFrontmatter
+	}
+	if typ.empty() {
+		return Parsed{}, scratch, ErrMissingType
+	}
+	t, known := typeOf(typ.raw(data))
+	if !known {
+		return Parsed{}, scratch, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
+	}
+
+	// The body: trimmed, then cut to the window.
+	bodyStart, bodyEnd := trimSpan(data, pos, len(data))
+	if string(data[bodyStart:bodyEnd]) == emptyBody {
+		bodyStart = bodyEnd
+	}
+	cut := windowEnd(data[bodyStart:bodyEnd], BodyWindow)
+	truncated := cut < bodyEnd-bodyStart || !complete
+	bodyEnd = bodyStart + cut
+
+	// One allocation for everything that can be sliced without unescaping.
+	s := string(data[:bodyEnd])
+	p := Parsed{
+		Type:          t,
+		Description:   desc.decode(data, s),
+		Body:          s[bodyStart:bodyEnd],
+		BodyTruncated: truncated,
+	}
+	switch {
+	case !name.empty():
+		p.Title = name.decode(data, s)
+	case !title.empty():
+		p.Title = title.decode(data, s)
+	default:
+		p.Title = t.String()
+	}
+	return p, scratch, nil
+}
+
+// span locates a value in the parsed buffer. esc says it needs unescaping
+// (a quoted value with escapes); quote is the quote character or 0.
+type span struct {
+	start, end int
+	quote      byte
+	esc        bool
+}
+
+func (s span) empty() bool { return s.end <= s.start }
+
+func (s span) raw(data []byte) []byte { return data[s.start:s.end] }
+
+// decode returns the value as a string: a slice of s (the string copy of
+// data's prefix) when no unescaping is needed and s covers it, else a new
+// string.
+func (sp span) decode(data []byte, s string) string {
+	if sp.empty() {
+		return ""
+	}
+	if !sp.esc {
+		if sp.end <= len(s) {
+			return s[sp.start:sp.end]
+		}
+		return string(data[sp.start:sp.end])
+	}
+	raw := data[sp.start:sp.end]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case sp.quote == '"' && c == '\\' && i+1 < len(raw):
+			i++
+			switch raw[i] {
+			case '"', '\\':
+				out = append(out, raw[i])
+			case 'n':
+				out = append(out, '\n')
+			case 't':
+				out = append(out, '\t')
+			default:
+				out = append(out, '\\', raw[i])
+			}
+		case sp.quote == '\'' && c == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
+			i++
+			out = append(out, '\'')
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+// valueSpan finds the value inside val (already trimmed), which starts at
+// offset off in the buffer. A quoted value without its closing quote is
+// read as bare text, quote included.
+func valueSpan(val []byte, off int) span {
+	if len(val) >= 2 && val[0] == '"' {
+		esc := false
+		for i := 1; i < len(val); i++ {
+			switch val[i] {
+			case '\\':
+				esc = true
+				i++
+			case '"':
+				return span{start: off + 1, end: off + i, quote: '"', esc: esc}
+			}
+		}
+	}
+	if len(val) >= 2 && val[0] == '\'' {
+		esc := false
+		for i := 1; i < len(val); i++ {
+			if val[i] != '\'' {
+				continue
+			}
+			if i+1 < len(val) && val[i+1] == '\'' {
+				esc = true
+				i++
+				continue
+			}
+			return span{start: off + 1, end: off + i, quote: '\'', esc: esc}
+		}
+	}
+	return span{start: off, end: off + len(val)}
+}
+
+// nextLine returns the line starting at pos (without its LF), the position
+// after it, and whether there was a line at all.
+func nextLine(data []byte, pos int) (line []byte, next int, ok bool) {
+	if pos >= len(data) {
+		return nil, pos, false
+	}
+	i := bytes.IndexByte(data[pos:], '\n')
+	if i < 0 {
+		return data[pos:], len(data), true
+	}
+	return data[pos : pos+i], pos + i + 1, true
+}
+
+// isFence reports a `---` line; trailing blanks are tolerated because
+// editors leave them.
+func isFence(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t")) == "---"
+}
+
+// splitKey splits a `key: value` line. The key must start at column 0.
+// vstart is the offset of the trimmed value within line.
+func splitKey(line []byte) (key, val []byte, vstart int, ok bool) {
+	if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
+		return nil, nil, 0, false
+	}
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 {
+		return nil, nil, 0, false
+	}
+	key = bytes.TrimRight(line[:i], " \t")
+	j := i + 1
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	val = bytes.TrimRight(line[j:], " \t")
+	return key, val, j, true
+}
+
+// typeOf maps a raw `type` value without allocating.
+func typeOf(b []byte) (Type, bool) {
+	switch string(b) {
+	case "user":
+		return TypeUser, true
+	case "feedback":
+		return TypeFeedback, true
+	case "project":
+		return TypeProject, true
+	case "reference":
+		return TypeReference, true
+	}
+	return 0, false
+}
+
+// trimSpan trims Unicode white space from both ends of data[start:end].
+func trimSpan(data []byte, start, end int) (int, int) {
+	t := bytes.TrimLeftFunc(data[start:end], isSpace)
+	start = end - len(t)
+	t = bytes.TrimRightFunc(t, isSpace)
+	return start, start + len(t)
+}
+
+func isSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0x85, 0xA0:
+		return true
+	}
+	return r > 0xff && (r == 0x1680 || (r >= 0x2000 && r <= 0x200a) ||
+		r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000)
+}
+
+// windowEnd returns the byte length of the first n runes of b.
+func windowEnd(b []byte, n int) int {
+	i := 0
+	for k := 0; k < n && i < len(b); k++ {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return i
+}
+
+// trimPartialRune drops a rune cut in half by the read limit, so a valid
+// file read in part is still valid UTF-8.
+func trimPartialRune(b []byte) []byte {
+	for k := 1; k <= utf8.UTFMax && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if c < utf8.RuneSelf {
+			return b
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-k:]) {
+				return b[:len(b)-k]
+			}
+			return b
+		}
+	}
+	return b
+}
+
+// appendLF appends data to dst with every CRLF turned into LF.
+func appendLF(dst, data []byte) []byte {
+	for {
+		i := bytes.Index(data, []byte("\r\n"))
+		if i < 0 {
+			return append(dst, data...)
+		}
+		dst = append(dst, data[:i]...)
+		dst = append(dst, '\n')
+		data = data[i+2:]
+	}
+}
