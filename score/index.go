@@ -28,6 +28,9 @@ type Index struct {
 	postings map[string][]posting
 	// stale and total count postings, to decide when to compact.
 	stale, total int
+	// compactAfter is the least number of stale postings worth a
+	// compaction; tests lower it to exercise compaction.
+	compactAfter int
 	epoch        uint64
 
 	// scratch reused across calls.
@@ -54,8 +57,9 @@ type posting struct {
 // NewIndex returns an empty index.
 func NewIndex() *Index {
 	return &Index{
-		entries:  make(map[*memory.Document]*entry),
-		postings: make(map[string][]posting),
+		entries:      make(map[*memory.Document]*entry),
+		postings:     make(map[string][]posting),
+		compactAfter: 1024,
 	}
 }
 
@@ -179,7 +183,7 @@ func (ix *Index) evictUnseen() {
 		ix.free = append(ix.free, e.slot)
 		delete(ix.entries, d)
 	}
-	if ix.stale > 1024 && ix.stale*2 > ix.total {
+	if ix.stale > ix.compactAfter && ix.stale*2 > ix.total {
 		ix.compact()
 	}
 }

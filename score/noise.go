@@ -94,7 +94,9 @@ func markerWords(text string) string {
 
 // mentionsTool reports whether normalised text contains one of aliases as a
 // whole name: the characters around it are not letters, digits or '_', so
-// the tool "ls" is not found inside "tools".
+// the tool "ls" is not found inside "tools" — except that a qualifier
+// ("server__" or "server::") may stand before it, since a document may name
+// the tool by its full MCP name.
 func mentionsTool(text string, aliases []string) bool {
 	for _, a := range aliases {
 		for from := 0; from < len(text); {
@@ -119,7 +121,7 @@ func isNameRune(r rune) bool {
 }
 
 func nameBoundaryBefore(text string, i int) bool {
-	if i == 0 {
+	if i == 0 || strings.HasSuffix(text[:i], "__") || strings.HasSuffix(text[:i], "::") {
 		return true
 	}
 	r, _ := utf8.DecodeLastRuneInString(text[:i])

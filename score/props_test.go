@@ -1,0 +1,197 @@
+package score
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/memory"
+	"golang.org/x/text/unicode/norm"
+	"pgregory.net/rapid"
+)
+
+// fragments are pieces of text chosen so that random texts share tokens,
+// inflections, near misses and compatibility forms.
+var fragments = []string{
+	"deploy", "deploys", "deployed", "deployment", "redeploy", "owner", "owners", "ownership",
+	"use", "used", "user", "log", "login", "test", "testing", "tests",
+	"Deploy", "ＤＥＰＬＯＹ", "ﬁle", "file", "cafe\u0301", "café", "ÇA",
+	"сервер", "сервера", "Сервер", "ΒΆΣΗΣ", "βάσης", "خادم", "الخادم",
+	"サーバー", "ｻｰﾊﾞｰ", "部", "部署", "漢字", "abc漢字", "서버", "배포",
+	"เซิร์ฟเวอร์", "ລາວ", "ខ្មែរ", "မြန်", "preference", "deadline", "docs",
+	"tool usage", "api docs", "gotcha", "create_issue", "mcp__github__create_issue", "github::create_issue",
+	"404", "x", "ー", "・",
+}
+
+var separators = []string{" ", " ", "\n", ", ", "-", "", "_", "/"}
+
+func textGen(maxParts int) *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		n := rapid.IntRange(0, maxParts).Draw(t, "parts")
+		var b strings.Builder
+		for range n {
+			b.WriteString(rapid.SampledFrom(fragments).Draw(t, "fragment"))
+			b.WriteString(rapid.SampledFrom(separators).Draw(t, "sep"))
+		}
+		return b.String()
+	})
+}
+
+func docGen() *rapid.Generator[*memory.Document] {
+	return rapid.Custom(func(t *rapid.T) *memory.Document {
+		return &memory.Document{
+			ID:          memory.ID(fmt.Sprintf("/m/%d.md", rapid.IntRange(0, 1<<20).Draw(t, "id"))),
+			Type:        rapid.SampledFrom(memory.Types[:]).Draw(t, "type"),
+			Title:       textGen(3).Draw(t, "title"),
+			Description: textGen(4).Draw(t, "description"),
+			Body:        textGen(12).Draw(t, "body"),
+			Modified:    baseTime.Add(time.Duration(rapid.IntRange(0, 5).Draw(t, "age")) * time.Hour),
+		}
+	})
+}
+
+func queryGen() *rapid.Generator[Query] {
+	return rapid.Custom(func(t *rapid.T) Query {
+		var tools []string
+		if rapid.Bool().Draw(t, "withTools") {
+			tools = rapid.SliceOfN(rapid.SampledFrom([]string{
+				"mcp__github__create_issue", "create_issue", "jira::search", "Read",
+			}), 0, 3).Draw(t, "tools")
+		}
+		return NewQuery(textGen(6).Draw(t, "query"), tools)
+	})
+}
+
+// TestPropIndexEqualsNaive drives one Index through a sequence of calls on
+// changing corpora (new versions, removals, duplicates, nils) and checks
+// every answer against the naive reference.
+func TestPropIndexEqualsNaive(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ix := NewIndex()
+		ix.compactAfter = rapid.IntRange(0, 8).Draw(t, "compactAfter")
+		pool := rapid.SliceOfN(docGen(), 1, 12).Draw(t, "pool")
+		steps := rapid.IntRange(1, 6).Draw(t, "steps")
+		for range steps {
+			if rapid.Bool().Draw(t, "newVersion") {
+				i := rapid.IntRange(0, len(pool)-1).Draw(t, "replaced")
+				pool[i] = docGen().Draw(t, "version")
+			}
+			var docs []*memory.Document
+			for range rapid.IntRange(0, 2*len(pool)).Draw(t, "size") {
+				if rapid.IntRange(0, 20).Draw(t, "nil") == 0 {
+					docs = append(docs, nil)
+					continue
+				}
+				docs = append(docs, rapid.SampledFrom(pool).Draw(t, "doc"))
+			}
+			q := queryGen().Draw(t, "q")
+			wantKept, wantRanked := RankNaive(q, docs)
+			gotKept, gotRanked := ix.Rank(q, docs)
+			if diff := cmp.Diff(docIDs(wantKept), docIDs(gotKept)); diff != "" {
+				t.Fatalf("kept differs (-naive +index):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
+				t.Fatalf("ranked differs for %q (-naive +index):\n%s", q.Tokens(), diff)
+			}
+			for i, m := range gotRanked {
+				if m.Doc != wantRanked[i].Doc {
+					t.Fatalf("ranked[%d] is another document pointer", i)
+				}
+			}
+		}
+	})
+}
+
+// TestPropNFKCInvariance: a query and documents score the same in any
+// Unicode normalisation form (bodies stay inside the window).
+func TestPropNFKCInvariance(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := textGen(6).Draw(t, "query")
+		d := docGen().Draw(t, "doc")
+		nd := *d
+		nd.Title = norm.NFKC.String(d.Title)
+		nd.Description = norm.NFKC.String(d.Description)
+		nd.Body = norm.NFKC.String(d.Body)
+		for _, form := range []norm.Form{norm.NFC, norm.NFD, norm.NFKC, norm.NFKD} {
+			got := ScoreNaive(NewQuery(form.String(text), nil), &nd)
+			want := ScoreNaive(NewQuery(text, nil), d)
+			if got != want {
+				t.Fatalf("%v: score %d, want %d", form, got, want)
+			}
+		}
+		if a, b := Normalize(text), Normalize(Normalize(text)); a != b {
+			t.Fatalf("Normalize not idempotent: %q vs %q", a, b)
+		}
+	})
+}
+
+// TestPropRankedShareAToken: every ranked document contains, in one of its
+// scored fields, a token that contains a query token — checked with plain
+// substring search, independently of Matches.
+func TestPropRankedShareAToken(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		docs := rapid.SliceOfN(docGen(), 0, 10).Draw(t, "docs")
+		q := queryGen().Draw(t, "q")
+		_, ranked := NewIndex().Rank(q, docs)
+		for _, m := range ranked {
+			if m.Score <= 0 {
+				t.Fatalf("ranked a score of %d", m.Score)
+			}
+			fieldToks := append(append(Tokens(m.Doc.Title), Tokens(m.Doc.Description)...), Tokens(BodyWindow(m.Doc.Body))...)
+			shared := false
+			for _, qt := range q.Tokens() {
+				for _, ft := range fieldToks {
+					if strings.Contains(ft, qt) {
+						shared = true
+					}
+				}
+			}
+			if !shared {
+				t.Fatalf("%s ranked with score %d but shares no token with %q", m.Doc.ID, m.Score, q.Tokens())
+			}
+		}
+	})
+}
+
+// TestPropRankIsPure: the same input gives the same output, whatever the
+// index saw before.
+func TestPropRankIsPure(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		docs := rapid.SliceOfN(docGen(), 0, 10).Draw(t, "docs")
+		q := queryGen().Draw(t, "q")
+		warm := NewIndex()
+		warm.Rank(queryGen().Draw(t, "other query"), rapid.SliceOfN(docGen(), 0, 5).Draw(t, "other docs"))
+		k1, r1 := warm.Rank(q, docs)
+		k2, r2 := NewIndex().Rank(q, docs)
+		k3, r3 := warm.Rank(q, docs)
+		if !cmp.Equal(k1, k2) || !cmp.Equal(k1, k3) || !cmp.Equal(r1, r2) || !cmp.Equal(r1, r3) {
+			t.Fatalf("same input, different output")
+		}
+	})
+}
+
+// TestPropQueryBound: past 64 distinct tokens, the first and last 32 stay.
+func TestPropQueryBound(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 200).Draw(t, "distinct")
+		var words []string
+		for i := range n {
+			words = append(words, fmt.Sprintf("tok%03d", i))
+		}
+		// Repeats anywhere must not count as distinct tokens.
+		text := strings.Join(words, " ")
+		if n > 0 {
+			text += " " + words[rapid.IntRange(0, n-1).Draw(t, "repeat")]
+		}
+		got := NewQuery(text, nil).Tokens()
+		want := words
+		if n > MaxQueryTokens {
+			want = append(append([]string{}, words[:MaxQueryTokens/2]...), words[n-MaxQueryTokens/2:]...)
+		}
+		if !cmp.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("tokens %q, want %q", got, want)
+		}
+	})
+}
