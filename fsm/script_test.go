@@ -1,0 +1,211 @@
+package fsm_test
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memrecall/memrecall/fsm"
+)
+
+// rewrite regenerates the expected output of the scenario scripts.
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected output in fsm/testdata/*.txt")
+
+// TestScripts runs every scenario script in testdata. A script is a list
+// of commands in the cockroachdb/datadriven style:
+//
+//	# comment
+//	<command> key=value ...
+//	----
+//	<expected output, up to the next blank line>
+//
+// A command is an event as fsm.ParseEvent reads it (the trigger's name and
+// key=value fields), or surfaced, which prints the session's surfaced
+// set. A plan event without plan= goes to the current plan.
+func TestScripts(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no scenario scripts in testdata")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
+			runScript(t, file)
+		})
+	}
+}
+
+// scriptCase is one command of a script with its expected output.
+type scriptCase struct {
+	line     int      // 1-based line of the command
+	pre      []string // the comment and command lines, verbatim
+	cmd      string
+	expected []string
+}
+
+// parseScript splits a script into cases; trailing comments after the
+// last case are kept in tail.
+func parseScript(text string) (cases []scriptCase, tail []string, err error) {
+	sc := bufio.NewScanner(strings.NewReader(text))
+	var pre []string
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		l := sc.Text()
+		if l != "----" {
+			pre = append(pre, l)
+			continue
+		}
+		// The command is the last non-comment, non-blank line before ----.
+		c := scriptCase{line: lineNo}
+		for i := len(pre) - 1; i >= 0; i-- {
+			s := strings.TrimSpace(pre[i])
+			if s != "" && !strings.HasPrefix(s, "#") {
+				c.cmd, c.line = s, lineNo-len(pre)+i
+				break
+			}
+		}
+		if c.cmd == "" {
+			return nil, nil, fmt.Errorf("line %d: ---- without a command", lineNo)
+		}
+		c.pre = pre
+		pre = nil
+		for sc.Scan() {
+			lineNo++
+			if sc.Text() == "" {
+				break
+			}
+			c.expected = append(c.expected, sc.Text())
+		}
+		cases = append(cases, c)
+	}
+	return cases, pre, sc.Err()
+}
+
+func runScript(t *testing.T, file string) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, tail, err := parseScript(string(raw))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	s := fsm.NewSession()
+	var out strings.Builder
+	for i, c := range cases {
+		got, err := runCommand(s, c.cmd)
+		if err != nil {
+			t.Fatalf("%s:%d: %s: %v", file, c.line, c.cmd, err)
+		}
+		if *rewrite {
+			for _, l := range c.pre {
+				out.WriteString(l + "\n")
+			}
+			out.WriteString("----\n")
+			for _, l := range got {
+				out.WriteString(l + "\n")
+			}
+			if i < len(cases)-1 || len(tail) > 0 {
+				out.WriteString("\n")
+			}
+			continue
+		}
+		if !slices.Equal(got, c.expected) {
+			t.Errorf("%s:%d: %s\ngot:\n%s\nwant:\n%s", file, c.line, c.cmd,
+				strings.Join(got, "\n"), strings.Join(c.expected, "\n"))
+		}
+	}
+	if *rewrite {
+		for _, l := range tail {
+			out.WriteString(l + "\n")
+		}
+		if err := os.WriteFile(file, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runCommand parses one script command, steps it and renders the output.
+// A plan event without plan= goes to the current plan.
+func runCommand(s *fsm.Session, line string) ([]string, error) {
+	if strings.TrimSpace(line) == "surfaced" {
+		return []string{"surfaced: " + joinDocs(s.SurfacedDocs())}, nil
+	}
+	ev, err := fsm.ParseEvent(line)
+	if err != nil {
+		return nil, err
+	}
+	if ev.Plan == 0 && !strings.Contains(line, "plan=") {
+		ev.Plan = s.Current()
+	}
+	return renderOutput(s.Step(ev)), nil
+}
+
+func joinDocs(docs []fsm.DocID) string {
+	if len(docs) == 0 {
+		return "(none)"
+	}
+	parts := make([]string, len(docs))
+	for i, d := range docs {
+		parts[i] = string(d)
+	}
+	return strings.Join(parts, " ")
+}
+
+// renderOutput prints an Output in the scripts' form.
+func renderOutput(o fsm.Output) []string {
+	var lines []string
+	if o.Dropped {
+		lines = append(lines, "dropped state="+o.State.String())
+	} else {
+		lines = append(lines, "plan="+strconv.FormatUint(uint64(o.Plan), 10)+" state="+o.State.String())
+	}
+	if !o.Deliver.Empty() {
+		lines = append(lines, fmt.Sprintf("inject %s@%s %s: %s", o.Deliver.Phase, o.Deliver.Point, o.Deliver.Strategy, joinDocs(o.Deliver.Docs)))
+	}
+	if o.Closed != 0 {
+		lines = append(lines, fmt.Sprintf("closed plan=%d", o.Closed))
+	}
+	for _, e := range o.Telemetry {
+		lines = append(lines, e.String())
+	}
+	return lines
+}
+
+// TestEveryRuleHasAScript keeps the scripts an executable spec: each rule
+// of SPEC §5 is named by a "# rule:" line of at least one script.
+func TestEveryRuleHasAScript(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string][]string{}
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(raw), "\n") {
+			if rest, ok := strings.CutPrefix(l, "# rule:"); ok {
+				for _, r := range strings.Fields(rest) {
+					covered[r] = append(covered[r], filepath.Base(file))
+				}
+			}
+		}
+	}
+	for i := 1; i <= 7; i++ {
+		rule := fmt.Sprintf("5.%d", i)
+		if len(covered[rule]) == 0 {
+			t.Errorf("SPEC §%s has no scenario script", rule)
+		}
+	}
+}
