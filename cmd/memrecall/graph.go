@@ -1,12 +1,42 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+
+	"github.com/memrecall/memrecall/fsm"
 )
 
-// runGraph is being written in its own issue; until it lands it says so.
+// runGraph prints the recall lifecycle's transition table, the same one
+// fsm.Step is tested against, as Graphviz DOT or as Mermaid.
 func runGraph(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "memrecall graph: not built yet")
-	return 1
+	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "dot", "output format: dot or mermaid")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: memrecall graph [--format dot|mermaid]")
+		fmt.Fprintln(stderr, "\nPrints the recall lifecycle state machine.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "memrecall graph: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	switch *format {
+	case "dot":
+		fmt.Fprint(stdout, fsm.DOT())
+	case "mermaid":
+		fmt.Fprint(stdout, fsm.Mermaid())
+	default:
+		fmt.Fprintf(stderr, "memrecall graph: unknown format %q (want dot or mermaid)\n", *format)
+		return 2
+	}
+	return 0
 }
