@@ -53,11 +53,17 @@ const (
 // when the full blocks do not fit, the largest bodies (then descriptions)
 // are shortened to equal shares of the budget, each with a visible note.
 func renderInjection(docs []*memory.Document, now time.Time) string {
+	return renderDocs(docs, now, MaxPromptDocs)
+}
+
+// renderDocs is renderInjection with the document cap as a parameter, so
+// the mutation test can break the cap without a second renderer.
+func renderDocs(docs []*memory.Document, now time.Time, maxDocs int) string {
 	if len(docs) == 0 {
 		return ""
 	}
-	if len(docs) > MaxPromptDocs {
-		docs = docs[:MaxPromptDocs]
+	if len(docs) > maxDocs {
+		docs = docs[:maxDocs]
 	}
 	head := injectHeading + "\n" + injectInstruction
 	blocks := make([]string, len(docs))

@@ -1,0 +1,184 @@
+package recall
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/memrecall/memrecall/fsm"
+	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/score"
+	"github.com/memrecall/memrecall/telemetry"
+)
+
+// Engine is the recall core of one conversation: it keeps the memory
+// catalog warm, runs each query's scan, ranking and selector call on its own
+// goroutine, and feeds every lifecycle event, from whichever goroutine it
+// comes, through one owner into the fsm. All methods are safe for
+// concurrent use. See docs/decisions/0600-engine.md.
+type Engine struct {
+	cat      *memory.Catalog
+	index    *score.Index
+	selector model.Selector
+	sink     telemetry.Sink
+	clock    func() time.Time
+	faults   fault
+	// beforeScan, when set by a test, runs at the start of each plan's
+	// pipeline: it models a slow scan under synctest's fake clock.
+	beforeScan func()
+
+	// origin is the zero of the fsm's time axis (monotonic).
+	origin time.Time
+	// life ends with Shutdown; every plan's context derives from it.
+	life context.Context
+	stop context.CancelFunc
+	// wg counts every goroutine the engine started.
+	wg sync.WaitGroup
+
+	// mu is the owner: it serialises every fsm step and the bookkeeping
+	// that goes with it. Nothing blocks while holding it.
+	mu sync.Mutex
+	// sess is the lifecycle core. Invariant: only touched with mu held.
+	sess *fsm.Session
+	// cur is the plan the session calls current (nil before the first
+	// query). Invariant: cur == nil || cur.id == sess.Current().
+	cur *Plan
+	// closed is set by Shutdown; no goroutine is started after it.
+	closed bool
+}
+
+// New starts an engine on the given memory roots and begins warming its
+// catalog in the background, so the first query reads memory that is
+// already parsed and indexed. Call Shutdown when the conversation ends.
+func New(opts Options) *Engine {
+	return newEngine(opts, 0)
+}
+
+func newEngine(opts Options, faults fault) *Engine {
+	clock := opts.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	life, stop := context.WithCancel(context.Background())
+	e := &Engine{
+		cat:      memory.NewCatalog(memory.Roots{Project: opts.ProjectDir, User: opts.UserDir}),
+		index:    score.NewIndex(),
+		selector: opts.Selector,
+		sink:     opts.Sink,
+		clock:    clock,
+		faults:   faults,
+		origin:   time.Now(),
+		life:     life,
+		stop:     stop,
+		sess:     fsm.NewSession(),
+	}
+	e.wg.Add(1)
+	go e.warm()
+	return e
+}
+
+// warm reads the memory tree once and prepares the index for it, so the
+// first query pays neither the cold scan nor the tokenisation.
+func (e *Engine) warm() {
+	defer e.wg.Done()
+	res, err := e.scan()
+	if err != nil || e.life.Err() != nil {
+		return
+	}
+	e.index.Rank(score.Query{}, res.Docs)
+}
+
+// scan revalidates the catalog. It is not cancellable on purpose: the
+// catalog finishes a scan it started whatever its callers do, and waiting
+// for it here is what lets Shutdown promise that no goroutine of the
+// engine — the catalog's included — outlives it.
+func (e *Engine) scan() (memory.Result, error) {
+	return e.cat.Scan(context.Background())
+}
+
+// now is the fsm's clock: the monotonic time since the engine started.
+func (e *Engine) now() time.Duration { return time.Since(e.origin) }
+
+// Query starts the recall plan of a new user query and returns at once;
+// the scan, ranking and selector call run in the background. Any open plan
+// of the previous query is discarded (new_query) and its selector call
+// cancelled. When ctx ends, the plan is aborted. After Shutdown the plan is
+// already closed and delivers nothing.
+func (e *Engine) Query(ctx context.Context, q Query) *Plan {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return closedPlan(e)
+	}
+	out := e.sess.Step(fsm.QueryStarted(e.now()))
+	p := newPlan(e, out.Plan, q)
+	// Only this plan's own deliveries change the surfaced set while it is
+	// open (a reset ends it), so the set read now holds for its lifetime.
+	for _, id := range e.sess.SurfacedDocs() {
+		p.surfaced[memory.ID(id)] = struct{}{}
+	}
+	prev := e.cur
+	e.cur = p
+	out.Send(e.sink)
+	e.wg.Add(1)
+	e.mu.Unlock()
+
+	if prev != nil && out.Closed == prev.id {
+		prev.close()
+	}
+	go e.run(p)
+	p.watch(ctx)
+	return p
+}
+
+// Reset starts the conversation afresh: the open plan, if any, is
+// discarded (reset) and every document becomes eligible again.
+func (e *Engine) Reset() {
+	e.apply(nil, fsm.Reset(e.now()))
+}
+
+// Shutdown discards the open plan (shutdown), cancels every call in
+// flight and waits until every goroutine the engine started has returned.
+// Later calls on the engine or its plans do nothing. Shutdown is
+// idempotent.
+func (e *Engine) Shutdown() {
+	e.mu.Lock()
+	if !e.closed {
+		e.closed = true
+		out := e.sess.Step(fsm.Shutdown(e.now()))
+		out.Send(e.sink)
+		e.closeLocked(out.Closed)
+	}
+	e.mu.Unlock()
+	e.stop()
+	e.wg.Wait()
+}
+
+// apply steps the fsm with ev on behalf of plan p (nil for session-wide
+// events), sends the telemetry, cancels a plan the step closed and renders
+// what the step delivers.
+func (e *Engine) apply(p *Plan, ev fsm.Event) Injection {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.applyLocked(p, ev)
+}
+
+func (e *Engine) applyLocked(p *Plan, ev fsm.Event) Injection {
+	out := e.sess.Step(ev)
+	var inj Injection
+	if !out.Dropped && !out.Deliver.Empty() && p != nil {
+		inj = p.render(out.Deliver)
+	}
+	out.Send(e.sink)
+	e.closeLocked(out.Closed)
+	return inj
+}
+
+// closeLocked cancels the plan the fsm just closed. Only the current plan
+// can be open, so it is the only one that can be closed.
+func (e *Engine) closeLocked(id fsm.PlanID) {
+	if id != 0 && e.cur != nil && e.cur.id == id {
+		e.cur.close()
+	}
+}

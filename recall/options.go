@@ -1,0 +1,33 @@
+package recall
+
+import (
+	"time"
+
+	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/telemetry"
+)
+
+// Options configure an Engine. Only the memory roots are needed; the zero
+// value of every other field is a working default.
+type Options struct {
+	// ProjectDir is the project memory root
+	// (~/.qwen/projects/<sanitized git root>/memory in Qwen Code). Empty:
+	// no project memory.
+	ProjectDir string
+	// UserDir is the user memory root (~/.qwen/memories). Empty: no user
+	// memory.
+	UserDir string
+	// Selector is the model stage. Nil runs the deterministic stage only:
+	// every plan settles at once on the lexical top five (strategy
+	// heuristic), so the initial prompt carries them.
+	Selector model.Selector
+	// Sink receives the selection and delivery telemetry. Nil drops it.
+	// The engine calls it while holding its owner lock, so that events
+	// arrive in the order the lifecycle produced them: it must be quick
+	// and must not call back into the engine.
+	Sink telemetry.Sink
+	// Clock gives the wall time used for the ages in injected text
+	// ("saved 3 days ago"). Nil is time.Now. Waits and durations never
+	// read it: they use the monotonic clock.
+	Clock func() time.Time
+}

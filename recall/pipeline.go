@@ -1,0 +1,174 @@
+package recall
+
+import (
+	"context"
+	"time"
+
+	"github.com/memrecall/memrecall/fsm"
+	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/score"
+)
+
+// syncScanLimit decides how fresh a query's view of the tree is. When the
+// last scan took at most this long (a tree of up to about 2,000 topics on
+// this machine, where revalidation is one stat per file), the query
+// revalidates before ranking and sees every change made before it started.
+// A larger tree is ranked from the catalog's last result, which a
+// revalidation started by the same query refreshes for the next one: a
+// stat of 10,000 files alone costs ~25 ms with two workers, more than the
+// whole 15 ms budget of SPEC §8. See docs/decisions/0603-freshness.md.
+const syncScanLimit = 5 * time.Millisecond
+
+// snapshot returns the documents a query ranks.
+func (e *Engine) snapshot() (memory.Result, error) {
+	if last, ok := e.cat.Last(); ok && last.Stats.Duration > syncScanLimit {
+		e.revalidate()
+		return last, nil
+	}
+	return e.scan()
+}
+
+// revalidate starts a background scan, counted so Shutdown waits for it.
+func (e *Engine) revalidate() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		_, _ = e.scan() // the catalog keeps the result; errors surface at the next query
+	}()
+}
+
+// run is the goroutine of one plan: scan → rank → candidates → publish the
+// deterministic result → selector → settle. Each step that reaches the fsm
+// goes through the owner lock; a plan that ended meanwhile is dropped
+// there, so run never checks staleness itself.
+func (e *Engine) run(p *Plan) {
+	defer e.wg.Done()
+	defer close(p.settled)
+	published := false
+	defer func() {
+		if !published {
+			close(p.published)
+		}
+	}()
+
+	if e.beforeScan != nil {
+		e.beforeScan()
+	}
+	res, err := e.snapshot()
+	scanTook := time.Since(p.start)
+	if p.ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		// The only scan error is a root that cannot be made absolute:
+		// nothing to rank, and nothing for a selector to choose from.
+		// Publishing and settling empty ends the plan at its first point
+		// (no_relevant_results) instead of leaving it open.
+		e.mu.Lock()
+		p.trace.Err = err
+		e.applyLocked(p, fsm.DeterministicPublished(p.id, e.now(), nil, 0, scanTook))
+		e.applyLocked(p, fsm.SelectorSettled(p.id, e.now(), 0, nil))
+		e.mu.Unlock()
+		return
+	}
+	q := score.NewQuery(p.q.Text, p.q.RecentTools)
+	kept, ranked := e.index.Rank(q, res.Docs)
+	kept, ranked = p.unsurfaced(kept, ranked)
+	matches := make([]*memory.Document, len(ranked))
+	ranking := make([]fsm.DocID, len(ranked))
+	for i, m := range ranked {
+		matches[i] = m.Doc
+		ranking[i] = fsm.DocID(m.Doc.ID)
+	}
+	cands := buildCandidates(matches, kept)
+
+	e.mu.Lock()
+	p.ranked, p.cands = ranked, cands
+	p.trace.Scanned, p.trace.Kept, p.trace.Ranked, p.trace.Candidates = len(res.Docs), len(kept), ranked, len(cands)
+	p.trace.Scan, p.trace.Publish = scanTook, time.Since(p.start)
+	e.applyLocked(p, fsm.DeterministicPublished(p.id, e.now(), ranking, len(res.Docs), scanTook))
+	if e.selector == nil {
+		// Deterministic only: the lexical top five are the result, settled
+		// in the same step so the initial point sees it.
+		p.trace.Strategy = model.StrategyHeuristic
+		p.trace.Settle = time.Since(p.start)
+		e.applyLocked(p, fsm.SelectorFailed(p.id, e.now(), 0))
+	}
+	e.mu.Unlock()
+	close(p.published)
+	published = true
+	if e.selector == nil {
+		return
+	}
+
+	manifest := model.BuildManifest(cands)
+	fallback := make([]memory.ID, 0, fsm.MaxRelevantDocs)
+	for _, d := range matches[:min(len(matches), fsm.MaxRelevantDocs)] {
+		fallback = append(fallback, d.ID)
+	}
+	out := model.Settle(e.selectorCtx(p), e.selector, model.Request{
+		Query: p.q.Text, Manifest: manifest, RecentTools: p.q.RecentTools,
+		Limit: fsm.MaxRelevantDocs,
+	}, fallback)
+	if out.Cancelled {
+		return // the plan ended; whatever ended it was recorded then
+	}
+	var ev fsm.Event
+	switch out.Strategy {
+	case model.StrategyModel, model.StrategyNone:
+		chosen := make([]fsm.DocID, len(out.Docs))
+		for i, id := range out.Docs {
+			chosen[i] = fsm.DocID(id)
+		}
+		ev = fsm.SelectorSettled(p.id, e.now(), out.Duration, chosen)
+	default:
+		ev = fsm.SelectorFailed(p.id, e.now(), out.Duration)
+	}
+
+	e.mu.Lock()
+	p.trace.ManifestDocs, p.trace.ManifestBytes = manifest.Len(), len(manifest.Text())
+	p.trace.Strategy, p.trace.Selected, p.trace.ErrKind, p.trace.Err = out.Strategy, out.Docs, out.ErrKind, out.Err
+	p.trace.Selector, p.trace.Settle = out.Duration, time.Since(p.start)
+	e.applyLocked(e.faults.settleTarget(e, p), e.faults.settleEvent(e, ev))
+	e.mu.Unlock()
+}
+
+// unsurfaced removes the documents surfaced before the plan started from
+// its pool and ranking (SPEC §5 rule 6: they are excluded from later
+// recalls). The fsm excludes them from every delivery anyway; doing it here
+// as well keeps them out of the manifest, so the selector spends its five
+// picks on documents that can still be delivered, and makes the heuristic
+// fallback the top five of what is left rather than of the whole ranking.
+func (p *Plan) unsurfaced(kept []*memory.Document, ranked []score.Match) ([]*memory.Document, []score.Match) {
+	if len(p.surfaced) == 0 {
+		return kept, ranked
+	}
+	k := kept[:0:0]
+	for _, d := range kept {
+		if _, ok := p.surfaced[d.ID]; !ok {
+			k = append(k, d)
+		}
+	}
+	r := ranked[:0:0]
+	for _, m := range ranked {
+		if _, ok := p.surfaced[m.Doc.ID]; !ok {
+			r = append(r, m)
+		}
+	}
+	return k, r
+}
+
+// selectorCtx is the context the selector call runs under: the plan's, so
+// that anything ending the plan cancels the call.
+func (e *Engine) selectorCtx(p *Plan) context.Context {
+	if e.faults.has(faultStaleSettle) {
+		return e.life
+	}
+	return p.ctx
+}

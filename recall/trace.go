@@ -1,0 +1,45 @@
+package recall
+
+import (
+	"time"
+
+	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/score"
+)
+
+// Trace is what a plan did, for diagnostics (the memrecall query command,
+// a host's debug view). It holds paths and may hold selector error text,
+// so it is for the host's own eyes: telemetry never carries any of it.
+type Trace struct {
+	// Scanned is the number of topic documents read from both scopes.
+	Scanned int
+	// Kept is the number that passed the active-tool noise filter.
+	Kept int
+	// Ranked are the lexical matches, best first, with their scores.
+	Ranked []score.Match
+	// Candidates is the size of the selector's candidate set.
+	Candidates int
+	// ManifestDocs and ManifestBytes describe the manifest sent to the
+	// selector (zero when no selector ran).
+	ManifestDocs, ManifestBytes int
+	// Strategy, Selected and ErrKind are the selector's outcome; Err is
+	// its raw error, for debugging only.
+	Strategy model.Strategy
+	Selected []memory.ID
+	ErrKind  model.ErrorKind
+	Err      error
+	// Fast and Refined are the documents the plan injected at each phase.
+	Fast, Refined []memory.ID
+	// Scan is the time to read the tree; Publish the time from the query
+	// to the published deterministic result; Selector the selector call;
+	// Settle the time from the query to the settle.
+	Scan, Publish, Selector, Settle time.Duration
+}
+
+// Trace returns a copy of what the plan has recorded so far.
+func (p *Plan) Trace() Trace {
+	p.e.mu.Lock()
+	defer p.e.mu.Unlock()
+	return p.trace
+}
