@@ -81,7 +81,18 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	ix.sync(docs)
 
 	scores := ix.scoreSlots(q)
+	// Sizing both results up front keeps a call at two allocations,
+	// whatever the corpus and the bodies hold.
+	matches := 0
+	for _, s := range ix.slotOf {
+		if s >= 0 && scores[s] > 0 {
+			matches++
+		}
+	}
 	kept = make([]*memory.Document, 0, len(docs))
+	if matches > 0 {
+		ranked = make([]Match, 0, matches)
+	}
 	for i, d := range docs {
 		if d == nil {
 			continue
@@ -95,6 +106,9 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 		if sc := scores[s]; sc > 0 {
 			ranked = append(ranked, Match{Doc: d, Score: int(sc) + q.typeBoostFor(d.Type), Pos: i})
 		}
+	}
+	if len(ranked) == 0 {
+		ranked = nil // as RankNaive: no match is nil, not empty
 	}
 	sortMatches(ranked)
 	return kept, ranked

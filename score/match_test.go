@@ -35,7 +35,7 @@ func TestMatches(t *testing.T) {
 		{"διακομιστ", "διακομιστή", true},
 		{"サー", "サー", true},
 		{"サー", "サーバ", false}, // bigrams match only exactly
-		{"ab", "abs", false},   // short strings never extend
+		{"ab", "abs", false}, // short strings never extend
 		{"données", "données", true},
 	}
 	for _, tt := range tests {
