@@ -31,10 +31,10 @@ type Parsed struct {
 // `key: value` lines, a `---` line, then the body. CRLF line ends are read
 // as LF and a leading byte-order mark is ignored. Values may be bare,
 // "double-quoted" (escapes \" \\ \n \t; any other backslash is kept) or
-// 'single-quoted' ('' is a quote). Only lines that start at column 0 are
-// keys, so nested YAML under an unknown key can never set a known one;
-// blank lines, comments (#) and lines without a colon are ignored, and a
-// repeated key keeps its last value.
+// 'single-quoted' (a doubled single quote is one quote). Only lines that
+// start at column 0 are keys, so nested YAML under an unknown key can never
+// set a known one; blank lines, comments (#) and lines without a colon are
+// ignored, and a repeated key keeps its last value.
 //
 // The error is one of the sentinels ErrBinary, ErrInvalidUTF8,
 // ErrNoFrontmatter, ErrUnterminatedFrontmatter, ErrMissingType or
@@ -53,7 +53,9 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 		return Parsed{}, scratch, ErrBinary
 	}
 	if !complete {
+		// The read limit may cut a rune or a CRLF in half.
 		data = trimPartialRune(data)
+		data = bytes.TrimSuffix(data, []byte("\r"))
 	}
 	if !utf8.Valid(data) {
 		return Parsed{}, scratch, ErrInvalidUTF8
