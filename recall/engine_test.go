@@ -199,10 +199,10 @@ func TestInitialContextCancelled(t *testing.T) {
 func TestLateSettleAfterNewQuery(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t)
-		first := true
-		sel := model.SelectorFunc(func(ctx context.Context, _ model.Request) ([]string, error) {
-			if first { // only the first plan's call is slow and deaf
-				first = false
+		started := make(chan struct{})
+		sel := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+			if req.Query == "deploy" { // the first plan's call is slow and deaf
+				close(started)
 				time.Sleep(time.Second)
 				return []string{f.key("grafana"), f.key("tabs")}, nil
 			}
@@ -213,7 +213,9 @@ func TestLateSettleAfterNewQuery(t *testing.T) {
 
 		p1 := e.Query(t.Context(), Query{Text: "deploy"})
 		checkInjection(t, "first initial", p1.Initial(t.Context()), f.ids("deploy-1", "deploy-2"), telemetry.PhaseFast, telemetry.StrategyHeuristic)
-		p2 := e.Query(t.Context(), Query{Text: "deploy"})
+		<-started
+		p2 := e.Query(t.Context(), Query{Text: "deploy again"})
+		time.Sleep(10 * time.Millisecond) // the second selector answers at once
 		checkInjection(t, "second initial", p2.Initial(t.Context()), f.ids("deploy-5"), telemetry.PhaseRefined, telemetry.StrategyModel)
 		time.Sleep(2 * time.Second) // the first selector answers now
 		<-p1.Settled()
@@ -373,7 +375,9 @@ func TestInjectedTextContent(t *testing.T) {
 	})
 }
 
-func contains(s, sub string) bool { return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0) }
+func contains(s, sub string) bool {
+	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
+}
 
 func indexOf(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
