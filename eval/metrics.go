@@ -101,7 +101,7 @@ func RandomRecallAt5(n int) float64 {
 
 // QualityRows aggregates outcomes per scorer and slice, in the order of
 // Scorers() and Slices() (slices without cases are left out), each
-// scorer's overall row after its slices.
+// scorer's lexical and overall rows after its slices.
 func QualityRows(outcomes []Outcome, documents int) []QualityRow {
 	per := make(map[string]map[string]*tally)
 	for _, s := range Scorers() {
@@ -113,7 +113,11 @@ func QualityRows(outcomes []Outcome, documents int) []QualityRow {
 		if m == nil {
 			continue
 		}
-		for _, key := range []string{o.Case.Slice, SliceOverall} {
+		keys := []string{o.Case.Slice, SliceOverall}
+		if IsLexical(o.Case.Slice) {
+			keys = append(keys, SliceLexical)
+		}
+		for _, key := range keys {
 			if m[key] == nil {
 				m[key] = &tally{}
 			}
@@ -122,7 +126,7 @@ func QualityRows(outcomes []Outcome, documents int) []QualityRow {
 	}
 	var rows []QualityRow
 	for _, s := range Scorers() {
-		for _, sl := range append(Slices(), SliceOverall) {
+		for _, sl := range append(Slices(), SliceLexical, SliceOverall) {
 			if t := per[s][sl]; t != nil {
 				rows = append(rows, t.row(s, sl, documents))
 			}

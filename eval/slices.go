@@ -29,6 +29,11 @@ const (
 // not a valid slice for a case.
 const SliceOverall = "overall"
 
+// SliceLexical names the row that aggregates the cases of every lexical
+// slice (see IsLexical): the row the lexical quality targets apply to. It is
+// not a valid slice for a case.
+const SliceLexical = "lexical"
+
 // Slices returns the known slices in report order. A corpus may use any
 // subset of them; a case with another slice is rejected, because a typo in
 // a slice name would otherwise silently move a case out of the gated rows.
