@@ -21,7 +21,7 @@ import (
 // artefact of quoting.
 func TestTopicFileRoundTrip(t *testing.T) {
 	text := rapid.StringOf(rapid.OneOf(
-		rapid.RuneFrom([]rune(`"\'#:-_ ` + "\n\tabcé漢ｻｰ")),
+		rapid.RuneFrom([]rune(`"\'#:-_ `+"\n\tabcé漢ｻｰ")),
 		rapid.Rune(),
 	))
 	rapid.Check(t, func(t *rapid.T) {
@@ -78,7 +78,7 @@ func TestWriteTreeScan(t *testing.T) {
 	}
 	type seen struct {
 		ID, Scope, RelPath, Title string
-		Modified              time.Time
+		Modified                  time.Time
 	}
 	var got []seen
 	for _, d := range docs {
