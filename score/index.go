@@ -1,6 +1,7 @@
 package score
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/memrecall/memrecall/memory"
@@ -36,6 +37,32 @@ type Index struct {
 	// scratch reused across calls.
 	scores []int32
 	slotOf []int32
+	keys   []rankKey
+}
+
+// rankKey is a match reduced to what orders it.
+type rankKey struct {
+	score int32
+	pos   int32
+	sec   int64 // modification time, seconds since the Unix epoch
+	nsec  int32
+}
+
+// compareKeys orders best first, as compareMatches does: higher score, then
+// newer modification time, then earlier input position.
+func compareKeys(a, b rankKey) int {
+	switch {
+	case a.score != b.score:
+		return int(b.score) - int(a.score)
+	case a.sec != b.sec:
+		if a.sec > b.sec {
+			return -1
+		}
+		return 1
+	case a.nsec != b.nsec:
+		return int(b.nsec) - int(a.nsec)
+	}
+	return int(a.pos) - int(b.pos)
 }
 
 type entry struct {
@@ -81,18 +108,8 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	ix.sync(docs)
 
 	scores := ix.scoreSlots(q)
-	// Sizing both results up front keeps a call at two allocations,
-	// whatever the corpus and the bodies hold.
-	matches := 0
-	for _, s := range ix.slotOf {
-		if s >= 0 && scores[s] > 0 {
-			matches++
-		}
-	}
 	kept = make([]*memory.Document, 0, len(docs))
-	if matches > 0 {
-		ranked = make([]Match, 0, matches)
-	}
+	keys := ix.keys[:0]
 	for i, d := range docs {
 		if d == nil {
 			continue
@@ -104,13 +121,25 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 		}
 		kept = append(kept, d)
 		if sc := scores[s]; sc > 0 {
-			ranked = append(ranked, Match{Doc: d, Score: int(sc) + q.typeBoostFor(d.Type), Pos: i})
+			keys = append(keys, rankKey{
+				score: sc + int32(q.typeBoostFor(d.Type)),
+				pos:   int32(i),
+				sec:   p.modSec,
+				nsec:  p.modNsec,
+			})
 		}
 	}
-	if len(ranked) == 0 {
-		ranked = nil // as RankNaive: no match is nil, not empty
+	ix.keys = keys
+	if len(keys) == 0 {
+		return kept, nil // as RankNaive: no match is nil, not empty
 	}
-	sortMatches(ranked)
+	// Sorting flat keys rather than Matches keeps the comparison to a few
+	// integer compares; it orders exactly as compareMatches does.
+	slices.SortFunc(keys, compareKeys)
+	ranked = make([]Match, len(keys))
+	for i, k := range keys {
+		ranked[i] = Match{Doc: docs[k.pos], Score: int(k.score), Pos: int(k.pos)}
+	}
 	return kept, ranked
 }
 

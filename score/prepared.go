@@ -18,6 +18,9 @@ type prepared struct {
 	// noiseText is kept only when it is true, for the tool-name check.
 	usageOnly bool
 	noiseText string
+	// modSec and modNsec are the modification time as sort keys.
+	modSec  int64
+	modNsec int32
 }
 
 func prepare(d *memory.Document) *prepared {
@@ -35,7 +38,11 @@ func prepare(d *memory.Document) *prepared {
 	add(d.Description, fieldDescription)
 	add(BodyWindow(d.Body), fieldBody)
 
-	p := &prepared{keys: make([]string, 0, len(acc))}
+	p := &prepared{
+		keys:    make([]string, 0, len(acc)),
+		modSec:  d.Modified.Unix(),
+		modNsec: int32(d.Modified.Nanosecond()),
+	}
 	for k := range acc {
 		p.keys = append(p.keys, k)
 	}

@@ -1,0 +1,47 @@
+package score
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memrecall/memrecall/memory"
+)
+
+// TestRankAllocsIndependentOfBodyLength: ranking prepared documents costs
+// the same allocations whether bodies are short or far past the window.
+func TestRankAllocsIndependentOfBodyLength(t *testing.T) {
+	q := NewQuery("deploy checklist", nil)
+	allocs := func(bodyWords int) float64 {
+		docs := make([]*memory.Document, 50)
+		for i := range docs {
+			docs[i] = doc(fmt.Sprint(i), memory.TypeProject, "Deploy checklist", "",
+				strings.Repeat("migrate database ", bodyWords), i)
+		}
+		ix := NewIndex()
+		ix.Rank(q, docs) // prepare once
+		return testing.AllocsPerRun(20, func() { ix.Rank(q, docs) })
+	}
+	short, long := allocs(5), allocs(50000)
+	if short != long {
+		t.Errorf("Rank allocations: %v with short bodies, %v with long ones", short, long)
+	}
+	if short > 2 {
+		t.Errorf("Rank allocates %v times per call, want at most 2 (the two results)", short)
+	}
+}
+
+// TestPrepareAllocsBoundedByWindow: text past the body window is never
+// tokenised, so preparing a huge body costs what preparing its window does.
+func TestPrepareAllocsBoundedByWindow(t *testing.T) {
+	unit := "alpha beta gamma delta "
+	window := strings.Repeat(unit, memory.BodyWindow/len(unit)+1)
+	allocs := func(body string) float64 {
+		d := doc("a", memory.TypeProject, "t", "d", body, 0)
+		return testing.AllocsPerRun(10, func() { prepare(d) })
+	}
+	atWindow, huge := allocs(window), allocs(window+strings.Repeat(unit, 20000))
+	if atWindow != huge {
+		t.Errorf("prepare allocations: %v at the window, %v for a huge body", atWindow, huge)
+	}
+}
