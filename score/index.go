@@ -15,7 +15,9 @@ import (
 // same pointer for an unchanged file, so a document is tokenised once per
 // version. Documents absent from the latest Rank call are evicted.
 //
-// An Index is safe for concurrent use; calls to Rank are serialised.
+// An Index is safe for concurrent use; calls to Rank are serialised. It is
+// meant to serve one catalog: callers that alternate between different
+// document sets make each other's documents look removed and re-prepared.
 type Index struct {
 	mu sync.Mutex
 	// entries maps a cached document to its slot.
