@@ -104,24 +104,59 @@ func appendLine(dst []byte, d *memory.Document, key string) []byte {
 
 // lineDescription is the text after the colon: the description, else a
 // title the author actually wrote (a title equal to the type name is the
-// parser's default and says nothing). It is flattened to one line and cut
-// at MaxDescriptionRunes runes.
+// parser's default and says nothing), flattened to one line and cut at
+// MaxDescriptionRunes runes.
 func lineDescription(d *memory.Document) string {
-	s := oneLine(d.Description)
+	s := flatten(d.Description, MaxDescriptionRunes)
 	if s == "" && d.Title != d.Type.String() {
-		s = oneLine(d.Title)
+		s = flatten(d.Title, MaxDescriptionRunes)
 	}
-	return cutRunes(s, MaxDescriptionRunes)
+	return s
 }
 
 // oneLine replaces every run of white space and control characters with a
 // single space, trims the ends and repairs invalid UTF-8, so one document is
 // exactly one manifest line.
-func oneLine(s string) string {
+func oneLine(s string) string { return flatten(s, -1) }
+
+// flatten is oneLine that stops after maxRunes runes of output (no limit
+// when negative), so a long description costs no more than its cut. A
+// space exposed by the cut is dropped, like every trailing space. Runs of
+// printable ASCII are copied whole: they are most of any description.
+func flatten(s string, maxRunes int) string {
 	var b strings.Builder
-	b.Grow(len(s))
+	if maxRunes < 0 {
+		b.Grow(len(s))
+	} else {
+		b.Grow(min(len(s), 4*maxRunes))
+	}
+	left := maxRunes // runes still allowed; negative means unlimited
 	pendingSpace := false
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+	for i := 0; i < len(s) && left != 0; {
+		if c := s[i]; c > ' ' && c < utf8.RuneSelf && c != 0x7f {
+			j := i + 1
+			for j < len(s) && s[j] > ' ' && s[j] < utf8.RuneSelf && s[j] != 0x7f {
+				j++
+			}
+			if pendingSpace {
+				b.WriteByte(' ')
+				pendingSpace = false
+				if left--; left == 0 {
+					break
+				}
+			}
+			if left > 0 && j-i > left {
+				j = i + left
+			}
+			b.WriteString(s[i:j])
+			if left > 0 {
+				left -= j - i
+			}
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:]) // RuneError for an invalid byte
+		i += size
 		if breaksLine(r) || unicode.IsSpace(r) {
 			pendingSpace = b.Len() > 0
 			continue
@@ -129,10 +164,16 @@ func oneLine(s string) string {
 		if pendingSpace {
 			b.WriteByte(' ')
 			pendingSpace = false
+			if left--; left == 0 {
+				break
+			}
 		}
 		b.WriteRune(r)
+		if left > 0 {
+			left--
+		}
 	}
-	return b.String()
+	return strings.TrimRight(b.String(), " ")
 }
 
 // breaksLine reports runes that could end or corrupt a manifest line:
@@ -140,22 +181,6 @@ func oneLine(s string) string {
 // separators.
 func breaksLine(r rune) bool {
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
-}
-
-// cutRunes returns s cut after n runes, never inside a rune, with trailing
-// space the cut exposed removed.
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return strings.TrimRight(s[:pos], " ")
-		}
-		i++
-	}
-	return s
 }
 
 // Text is the manifest as sent to the selector: complete lines, each ending

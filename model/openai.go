@@ -154,5 +154,5 @@ func providerMessage(raw []byte) string {
 	if json.Unmarshal(raw, &e) != nil {
 		return ""
 	}
-	return cutRunes(oneLine(e.Error.Message), 200)
+	return flatten(e.Error.Message, 200)
 }
