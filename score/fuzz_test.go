@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzTokens: the tokenizer never panics, every token is valid UTF-8, and
-// every token is either a whole run of 3+ runes or a bigram of two runes.
+// every token is either a whole run of 3+ word characters, a bigram of two
+// CJK code points, or a bigram of two Thai-like clusters.
 // Tokens are substrings of the normalised text.
 func FuzzTokens(f *testing.F) {
 	for _, s := range []string{
@@ -22,24 +23,28 @@ func FuzzTokens(f *testing.F) {
 			if !utf8.ValidString(tok) {
 				t.Fatalf("token %q is not valid UTF-8", tok)
 			}
-			runes := utf8.RuneCountInString(tok)
-			if runes < 2 {
-				t.Fatalf("token %q has %d rune(s)", tok, runes)
+			first, _ := utf8.DecodeRuneInString(tok)
+			class := classify(first)
+			for _, r := range tok {
+				if classify(r) != class {
+					t.Fatalf("token %q mixes classes (%U)", tok, r)
+				}
 			}
-			if runes == 2 {
-				// A two-rune token is a bigram of a CJK or Thai-like run,
-				// never a short word.
-				for _, r := range tok {
-					if c := classify(r); c != classCJK && c != classSEA {
-						t.Fatalf("two-rune token %q holds %U of class %d", tok, r, c)
-					}
+			switch class {
+			case classWord:
+				if n := utf8.RuneCountInString(tok); n < minWordRunes {
+					t.Fatalf("whole token %q has %d runes", tok, n)
 				}
-			} else {
-				for _, r := range tok {
-					if classify(r) != classWord {
-						t.Fatalf("whole token %q holds %U of class %d", tok, r, classify(r))
-					}
+			case classCJK:
+				if n := utf8.RuneCountInString(tok); n != 2 {
+					t.Fatalf("CJK token %q has %d runes, want a bigram", tok, n)
 				}
+			case classSEA:
+				if mid := nextCluster(tok, 0); mid == len(tok) || nextCluster(tok, mid) != len(tok) {
+					t.Fatalf("token %q is not two clusters", tok)
+				}
+			default:
+				t.Fatalf("token %q of separators", tok)
 			}
 			if !strings.Contains(n, tok) {
 				t.Fatalf("token %q is not part of the normalised text", tok)

@@ -11,7 +11,8 @@ import (
 //	f == q, or
 //	f == [article] + q + [suffix]
 //
-// where q is a whole token (3+ runes, never a bigram), article is the Arabic
+// where q and f are whole tokens (runs of 3+ word characters, never
+// bigrams), article is the Arabic
 // definite article "ال" (written joined to its noun) and suffix is a short
 // inflection: one of the English endings s, es, ed, d, ing, ings, or any
 // ending of at most three runes that is not plain ASCII (Cyrillic, Greek,
@@ -64,7 +65,7 @@ func Matches(q, f string) bool {
 	if q == f {
 		return true
 	}
-	if utf8.RuneCountInString(q) < minWordRunes {
+	if utf8.RuneCountInString(q) < minWordRunes || !isWordToken(q) {
 		return false
 	}
 	if rest, ok := strings.CutPrefix(f, q); ok && allowedSuffix(rest) {
@@ -83,6 +84,9 @@ func Matches(q, f string) bool {
 // what remains is a whole token. The result may hold duplicates.
 func appendKeys(dst []string, f string) []string {
 	dst = append(dst, f)
+	if !isWordToken(f) {
+		return dst
+	}
 	dst = appendStems(dst, f)
 	if body, ok := strings.CutPrefix(f, arabicArticle); ok && utf8.RuneCountInString(body) >= minWordRunes {
 		dst = append(dst, body)
@@ -109,4 +113,11 @@ func appendStems(dst []string, f string) []string {
 		}
 	}
 	return dst
+}
+
+// isWordToken reports whether tok is a whole-run token rather than a
+// bigram: tokens are of one class, so the first character decides.
+func isWordToken(tok string) bool {
+	r, _ := utf8.DecodeRuneInString(tok)
+	return classify(r) == classWord
 }

@@ -23,8 +23,8 @@ const (
 	// give code-point bigrams.
 	classCJK
 	// classSEA is a letter or mark of a script written without word
-	// separators outside CJK (Thai, Lao, Khmer, Myanmar); runs give
-	// code-point bigrams too, but never join a CJK run.
+	// separators outside CJK (Thai, Lao, Khmer, Myanmar); runs give bigrams
+	// of clusters, and never join a CJK run.
 	classSEA
 )
 
@@ -79,7 +79,8 @@ func classify(r rune) runeClass {
 //     marks ー ・ ゛ ゜ and the iteration marks inside it) gives its
 //     code-point bigrams; one isolated character gives nothing;
 //   - runs of Thai, Lao, Khmer and Myanmar, which do not separate words,
-//     give code-point bigrams as CJK does, rather than one token per phrase.
+//     give bigrams of clusters (a character and its combining marks) rather
+//     than one token per phrase; a single cluster gives nothing.
 //
 // A CJK character ends a Latin run: "abc漢字" is "abc", "漢字".
 func Tokens(text string) []string {
@@ -115,13 +116,16 @@ func forEachToken(s string, emit func(string)) {
 			n++
 		}
 		run := s[start:i]
-		if c == classWord {
+		switch c {
+		case classWord:
 			if n >= minWordRunes {
 				emit(run)
 			}
-			continue
+		case classCJK:
+			emitBigrams(run, emit)
+		case classSEA:
+			emitClusterBigrams(run, emit)
 		}
-		emitBigrams(run, emit)
 	}
 }
 
@@ -136,4 +140,33 @@ func emitBigrams(run string, emit func(string)) {
 		a = b
 		b += size
 	}
+}
+
+// emitClusterBigrams emits every pair of adjacent clusters of run, where a
+// cluster is a character with the combining marks that follow it. Thai,
+// Lao, Khmer and Myanmar write vowels and tones as marks on a consonant;
+// pairing bare code points would make "consonant + tone mark" units that
+// half the language shares, so unrelated text would match.
+func emitClusterBigrams(run string, emit func(string)) {
+	a := 0                   // start of the first cluster of the pair
+	b := nextCluster(run, 0) // start of the second
+	for b < len(run) {
+		c := nextCluster(run, b)
+		emit(run[a:c])
+		a, b = b, c
+	}
+}
+
+// nextCluster returns the end of the cluster that starts at i.
+func nextCluster(run string, i int) int {
+	_, size := utf8.DecodeRuneInString(run[i:])
+	i += size
+	for i < len(run) {
+		r, size := utf8.DecodeRuneInString(run[i:])
+		if !unicode.IsMark(r) {
+			break
+		}
+		i += size
+	}
+	return i
 }
