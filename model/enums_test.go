@@ -1,0 +1,110 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEnumStrings(t *testing.T) {
+	got := []string{StrategyNone.String(), StrategyHeuristic.String(), StrategyModel.String(), Strategy(9).String()}
+	want := []string{"none", "heuristic", "model", "Strategy(9)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Strategy strings (-want +got):\n%s", diff)
+	}
+	seen := map[string]bool{}
+	for k := ErrorNone; k <= ErrorOther; k++ {
+		s := k.String()
+		if s == "" || seen[s] {
+			t.Errorf("ErrorKind %d has empty or repeated name %q", k, s)
+		}
+		seen[s] = true
+	}
+	if s := ErrorKind(200).String(); s != "ErrorKind(200)" {
+		t.Errorf("out-of-range kind prints %q", s)
+	}
+}
+
+func TestErrorKindOf(t *testing.T) {
+	tests := []struct {
+		err  error
+		want ErrorKind
+	}{
+		{nil, ErrorNone},
+		{fmt.Errorf("x: %w", ErrTooMany), ErrorTooMany},
+		{fmt.Errorf("x: %w", ErrUnknownDocument), ErrorUnknownDocument},
+		{fmt.Errorf("x: %w", ErrDuplicate), ErrorDuplicate},
+		{fmt.Errorf("x: %w", ErrMalformed), ErrorMalformed},
+		{ErrRefused, ErrorRefused},
+		{&StatusError{StatusCode: 429}, ErrorHTTPStatus},
+		{fmt.Errorf("x: %w", &StatusError{StatusCode: 500}), ErrorHTTPStatus},
+		{ErrRequestTooLarge, ErrorRequestTooLarge},
+		{ErrResponseTooLarge, ErrorResponseTooLarge},
+		{ErrConfig, ErrorConfig},
+		{ErrPanic, ErrorPanic},
+		{fmt.Errorf("%w: dial: %w", ErrTransport, context.DeadlineExceeded), ErrorTimeout},
+		{fmt.Errorf("%w: connection refused", ErrTransport), ErrorTransport},
+		{errors.New("something else"), ErrorOther},
+	}
+	for _, tt := range tests {
+		if got := ErrorKindOf(tt.err); got != tt.want {
+			t.Errorf("ErrorKindOf(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestStatusErrorText(t *testing.T) {
+	for _, tt := range []struct {
+		err  *StatusError
+		want string
+	}{
+		{&StatusError{StatusCode: 503}, "model: HTTP status 503"},
+		{&StatusError{StatusCode: 400, Message: "bad schema"}, "model: HTTP status 400: bad schema"},
+	} {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestScriptedAndDelayed(t *testing.T) {
+	ctx := context.Background()
+	s := Scripted{Answer: []string{"project/a.md"}}
+	got, _ := s.Select(ctx, Request{})
+	got[0] = "mutated"
+	if again, _ := s.Select(ctx, Request{}); again[0] != "project/a.md" {
+		t.Error("Scripted hands out its own slice")
+	}
+	boom := errors.New("boom")
+	if _, err := (Scripted{Answer: []string{"x"}, Err: boom}).Select(ctx, Request{}); err != boom {
+		t.Errorf("Scripted error = %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Select(cancelled, Request{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Scripted on a cancelled context: %v", err)
+	}
+	if keys, err := (Delayed{}).Select(ctx, Request{}); keys != nil || err != nil {
+		t.Errorf("Delayed without Inner = %v, %v", keys, err)
+	}
+
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		keys, err := Delayed{Inner: s, Delay: 3 * time.Second}.Select(t.Context(), Request{})
+		if err != nil || len(keys) != 1 || time.Since(start) != 3*time.Second {
+			t.Errorf("Delayed = %v, %v after %v", keys, err, time.Since(start))
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		start = time.Now()
+		_, err = Delayed{Inner: s, Delay: time.Hour}.Select(ctx, Request{})
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != time.Second {
+			t.Errorf("Delayed under a 1s deadline: %v after %v", err, time.Since(start))
+		}
+	})
+}
