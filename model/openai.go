@@ -18,6 +18,9 @@ import (
 const (
 	DefaultMaxRequestBytes  = 64 << 10
 	DefaultMaxResponseBytes = 256 << 10
+	// maxErrorBodyBytes bounds what is read of a non-2xx body, which is
+	// only searched for the provider's error message.
+	maxErrorBodyBytes = 16 << 10
 )
 
 // OpenAIConfig configures the OpenAI-compatible chat-completions adapter
@@ -92,6 +95,12 @@ func (s *openAISelector) Select(ctx context.Context, req Request) ([]string, err
 	}
 	defer resp.Body.Close()
 
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		// The status is the error; the body only adds the provider's
+		// message, so an unreadable or oversized one is not a second error.
+		raw, _ := readLimited(resp.Body, min(s.cfg.MaxResponseBytes, maxErrorBodyBytes))
+		return nil, &StatusError{StatusCode: resp.StatusCode, Message: s.redact(providerMessage(raw))}
+	}
 	raw, err := readLimited(resp.Body, s.cfg.MaxResponseBytes)
 	if err != nil {
 		if errors.Is(err, ErrResponseTooLarge) {
@@ -99,14 +108,7 @@ func (s *openAISelector) Select(ctx context.Context, req Request) ([]string, err
 		}
 		return nil, s.transportError(ctx, err)
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &StatusError{StatusCode: resp.StatusCode, Message: s.redact(providerMessage(raw))}
-	}
-	keys, err := ParseChatResponse(raw)
-	if err != nil {
-		return nil, err
-	}
-	return keys, nil
+	return ParseChatResponse(raw)
 }
 
 // transportError wraps a failed send or read. A context error is kept

@@ -205,6 +205,7 @@ func TestOpenAIThroughSettle(t *testing.T) {
 		{"429", reply{429, `{"error":{"message":"rate limited"}}`}, fallback(ErrorHTTPStatus, ErrStatus)},
 		{"500", reply{500, `internal error`}, fallback(ErrorHTTPStatus, ErrStatus)},
 		{"503", reply{503, ``}, fallback(ErrorHTTPStatus, ErrStatus)},
+		{"502 with a huge body is still a status error", reply{502, strings.Repeat("x", 1<<20)}, fallback(ErrorHTTPStatus, ErrStatus)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
