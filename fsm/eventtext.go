@@ -52,7 +52,8 @@ func joinIDs(docs []DocID) string {
 // ParseEvent reads one event in the form Event.String writes: a trigger
 // name followed by key=value fields (plan, at, docs, failed, scanned,
 // took), all optional. A missing plan is 0. Document IDs in docs are
-// separated by commas and must not contain spaces or commas.
+// separated by commas and must be non-empty, without spaces or
+// commas.
 func ParseEvent(line string) (Event, error) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -90,6 +91,9 @@ func ParseEvent(line string) (Event, error) {
 			ev.Docs = nil
 			if v != "" {
 				for _, d := range strings.Split(v, ",") {
+					if d == "" {
+						return Event{}, fmt.Errorf("%w: empty document id in %q", ErrBadEvent, f)
+					}
 					ev.Docs = append(ev.Docs, DocID(d))
 				}
 			}

@@ -57,9 +57,13 @@ type plan struct {
 	selection []DocID
 }
 
+// surfacedHint sizes the surfaced set for the first few queries of a
+// session, so early deliveries do not grow the map while a prompt waits.
+const surfacedHint = 16
+
 // NewSession returns an idle session with an empty surfaced set.
 func NewSession() *Session {
-	return &Session{surfaced: make(map[DocID]struct{})}
+	return &Session{surfaced: make(map[DocID]struct{}, surfacedHint)}
 }
 
 // State returns the current plan's state (StateIdle before the first

@@ -153,9 +153,9 @@ func (s *Session) settle(ev Event) Output {
 // MaxRelevantDocs.
 func (s *Session) selectionFor(ev Event) ([]DocID, telemetry.Strategy) {
 	if ev.Failed {
-		return firstDistinct(s.cur.ranking, MaxRelevantDocs, nil), telemetry.StrategyHeuristic
+		return s.firstDistinct(s.cur.ranking, MaxRelevantDocs, false), telemetry.StrategyHeuristic
 	}
-	sel := firstDistinct(ev.Docs, MaxRelevantDocs, nil)
+	sel := s.firstDistinct(ev.Docs, MaxRelevantDocs, false)
 	if len(sel) == 0 {
 		return nil, telemetry.StrategyNone
 	}
@@ -215,11 +215,15 @@ func (s *Session) nothingToDeliver() (telemetry.DiscardReason, bool) {
 // deliverRefined delivers the selection minus the surfaced documents, or
 // discards the plan when nothing is left.
 func (s *Session) deliverRefined(at time.Duration, point telemetry.DeliveryPoint) Output {
-	if reason, ok := s.nothingToDeliver(); ok {
-		return s.discard(at, reason)
+	if len(s.cur.selection) == 0 {
+		return s.discard(at, telemetry.ReasonNoRelevantResults)
+	}
+	rem := s.remainder()
+	if len(rem) == 0 {
+		return s.discard(at, telemetry.ReasonAlreadyDelivered)
 	}
 	s.cur.state = StateRefinedDelivered
-	out := s.deliver(at, telemetry.PhaseRefined, point, s.cur.strategy, s.remainder())
+	out := s.deliver(at, telemetry.PhaseRefined, point, s.cur.strategy, rem)
 	out.Closed = s.cur.id
 	return out
 }
@@ -264,12 +268,12 @@ func (s *Session) fastDocs() []DocID {
 	if s.mut.has(mutNoFastCap) {
 		limit = len(s.cur.ranking)
 	}
-	return firstDistinct(s.cur.ranking, limit, s.excluded)
+	return s.firstDistinct(s.cur.ranking, limit, true)
 }
 
 // remainder is the selection minus the surfaced documents.
 func (s *Session) remainder() []DocID {
-	return firstDistinct(s.cur.selection, MaxRelevantDocs, s.excluded)
+	return s.firstDistinct(s.cur.selection, MaxRelevantDocs, true)
 }
 
 // remainderLen counts the remainder without building it.
@@ -293,14 +297,14 @@ func (s *Session) excluded(d DocID) bool {
 }
 
 // firstDistinct returns up to limit distinct documents of docs, in order,
-// skipping those skip reports; nil when there are none.
-func firstDistinct(docs []DocID, limit int, skip func(DocID) bool) []DocID {
+// skipping surfaced ones when exclude is set; nil when there are none.
+func (s *Session) firstDistinct(docs []DocID, limit int, exclude bool) []DocID {
 	var out []DocID
 	for _, d := range docs {
 		if len(out) == limit {
 			break
 		}
-		if (skip != nil && skip(d)) || containsDoc(out, d) {
+		if (exclude && s.excluded(d)) || containsDoc(out, d) {
 			continue
 		}
 		if out == nil {
