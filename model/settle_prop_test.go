@@ -1,0 +1,67 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/memrecall/memrecall/memory"
+)
+
+// TestSettleProperties checks Settle against a plain model of the SPEC §4
+// policy on random manifests, answers and limits.
+func TestSettleProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 8).Draw(t, "documents")
+		var docs []*memory.Document
+		for i := range n {
+			docs = append(docs, doc(memory.ScopeProject, fmt.Sprintf("d%d.md", i), memory.TypeProject, "x"))
+		}
+		m := BuildManifest(docs)
+		pool := append(m.Keys(), "project/unknown.md", "/abs/d0.md", "")
+		answer := rapid.SliceOfN(rapid.SampledFrom(pool), 0, 8).Draw(t, "answer")
+		limit := rapid.IntRange(-1, 6).Draw(t, "limit")
+		var fallback []memory.ID
+		for _, d := range docs[:rapid.IntRange(0, n).Draw(t, "fallback")] {
+			fallback = append(fallback, d.ID)
+		}
+
+		out := Settle(context.Background(), Scripted{Answer: answer}, Request{Manifest: m, Limit: limit}, fallback)
+
+		eff := limit
+		if eff <= 0 {
+			eff = DefaultLimit
+		}
+		heuristic := fallback[:min(len(fallback), eff)]
+		valid := len(answer) <= eff
+		var ids []memory.ID
+		for _, k := range answer {
+			id, ok := m.Lookup(k)
+			if !ok || slices.Contains(ids, id) {
+				valid = false
+				break
+			}
+			ids = append(ids, id)
+		}
+		switch {
+		case n == 0 || (valid && len(answer) == 0):
+			if out.Strategy != StrategyNone || len(out.Docs) != 0 || out.Err != nil {
+				t.Fatalf("want nothing selected, got %+v", out)
+			}
+		case valid:
+			if out.Strategy != StrategyModel || !slices.Equal(out.Docs, ids) || out.Err != nil {
+				t.Fatalf("want model %v, got %+v", ids, out)
+			}
+		default:
+			if out.Strategy != StrategyHeuristic || !slices.Equal(out.Docs, heuristic) || out.Err == nil || out.ErrKind == ErrorNone {
+				t.Fatalf("want heuristic %v with an error, got %+v", heuristic, out)
+			}
+		}
+		if len(out.Docs) > eff || out.Cancelled {
+			t.Fatalf("outcome breaks the limit or claims cancellation: %+v", out)
+		}
+	})
+}
