@@ -83,6 +83,9 @@ type DeliveryRow struct {
 	// Delivered is the fraction of turns in which at least one relevant
 	// document reached the model at any point of the turn.
 	Delivered float64 `json:"delivered"`
+	// RelevantShare is the mean fraction of a turn's relevant documents
+	// that reached the model during the turn.
+	RelevantShare float64 `json:"relevant_share"`
 	// Duplicates counts documents injected more than once in a session,
 	// over the one-turn sessions and the conversation runs.
 	Duplicates int `json:"duplicates"`
@@ -90,75 +93,103 @@ type DeliveryRow struct {
 	// ranked nor selected for that turn's query (a result that crossed a
 	// query boundary). Measured on the engine only.
 	CrossQuery int `json:"cross_query"`
-	// InitialWaitMS is the mean time the first request was held for
-	// memory, in milliseconds.
-	InitialWaitMS float64 `json:"initial_wait_ms"`
 }
 
-// DeliveryOptions bound a delivery run.
+// DeliveryOptions choose how a delivery run is made.
 type DeliveryOptions struct {
 	// MaxCases caps the answerable cases used per scenario, taken round
-	// robin over the slices so every slice is represented; 0 means
-	// DefaultDeliveryCases.
+	// robin over the slices so every slice is represented; 0 uses every
+	// answerable case.
 	MaxCases int
-	// Conversations runs each scenario additionally as conversations
-	// (many queries in one session, userGap apart), for cross-query
-	// duplicates. It multiplies the run's clock time by the number of
-	// cases per conversation, so wall-clock callers leave it off.
+	// Engine drives the real engine through every turn on the clock in
+	// effect, instead of replaying the turns on the lifecycle core. Use
+	// it inside a testing/synctest bubble, where the fake clock makes
+	// the run instant and exact; on the wall clock a loaded machine
+	// distorts the timings (and the run takes seconds).
+	Engine bool
+	// Conversations runs each scenario additionally as one conversation
+	// (every case a turn of one session, userGap apart), which is where
+	// a late result could cross into the next query or a document could
+	// come back.
 	Conversations bool
 }
 
-// DefaultDeliveryCases is the default sample: enough to hold every slice
-// twice, few enough that a wall-clock run of all scenarios at once stays a
-// few seconds on a 2-core machine.
-const DefaultDeliveryCases = 24
+// caseInputs is what the engine decided for a case before any timing
+// matters: its lexical ranking and the oracle selector's answer from the
+// engine's manifest.
+type caseInputs struct {
+	ranking   []string
+	selection []string
+}
 
 // turnResult is what the host saw in one turn.
 type turnResult struct {
-	initial   []string // corpus ids injected into the first request
-	later     []string // corpus ids injected at tool-result points
-	wait      time.Duration
-	crossed   int
-	selection []string // what the oracle selector answered
+	initial []string // corpus ids injected into the first request
+	later   []string // corpus ids injected at tool-result points
+	crossed int
 }
 
-// deliveryCases picks the answerable cases of a delivery run.
+// deliveryCases picks the answerable cases of a delivery run. A case
+// whose query text and recent tools repeat an earlier one is left out: the
+// oracle selector tells queries apart by exactly those.
 func deliveryCases(c *Corpus, max int) []*Case {
-	if max <= 0 {
-		max = DefaultDeliveryCases
-	}
 	per := map[string][]*Case{}
+	seen := map[string]bool{}
+	total := 0
 	for i := range c.Cases {
-		if k := &c.Cases[i]; !k.NoResult() {
+		k := &c.Cases[i]
+		key := caseKey(k.Query, k.RecentTools)
+		if !k.NoResult() && !seen[key] {
+			seen[key] = true
 			per[k.Slice] = append(per[k.Slice], k)
+			total++
 		}
+	}
+	if max <= 0 || max > total {
+		max = total
 	}
 	var out []*Case
 	for round := 0; len(out) < max; round++ {
-		added := false
 		for _, s := range Slices() {
 			if round < len(per[s]) && len(out) < max {
 				out = append(out, per[s][round])
-				added = true
 			}
-		}
-		if !added {
-			break
 		}
 	}
 	return out
 }
 
-// RunDelivery writes c as a memory tree and runs every delivery scenario
-// on it: for each selector latency and turn kind, each sampled case is one
-// turn on a fresh engine whose selector (after the latency) answers the
-// case's relevant documents that are in its manifest — an ideal model, so
-// the numbers measure the lifecycle, not the model. The zero-wait design
-// is then replayed on the lifecycle core (fsm) with the same selection.
+// scenario is one selector latency and turn kind.
+type scenario struct {
+	turn    string
+	latency time.Duration
+}
+
+func scenarios() []scenario {
+	var out []scenario
+	for _, turn := range []string{TurnToolFree, TurnToolUsing} {
+		for _, l := range SelectorLatencies() {
+			out = append(out, scenario{turn, l})
+		}
+	}
+	return out
+}
+
+// RunDelivery writes c as a memory tree and measures delivery for every
+// scenario (selector latency × turn kind) over the answerable cases, each
+// case one turn of a fresh session.
 //
-// All turns run concurrently on the clock in effect: inside a
-// testing/synctest bubble the fake clock makes the run instant and exact;
-// outside one it takes a few seconds of wall time.
+// The selector is an oracle: it answers the case's relevant documents that
+// the engine's manifest holds, so the numbers measure the lifecycle, not a
+// model. The real engine first ranks every case and builds its manifest
+// (timing plays no part there). Then each turn is played:
+//   - memrecall: by default replayed on the lifecycle core (fsm) with the
+//     engine's ranking and selection at the times the engine produces
+//     them — the deterministic result at once, the settle after the
+//     latency; with opts.Engine, driven through the real engine, which
+//     a test does under testing/synctest to prove both give the same rows;
+//   - zero-wait: replayed on the lifecycle core with the same selection,
+//     the first request built at once, before any result exists.
 func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]DeliveryRow, error) {
 	dir, err := os.MkdirTemp("", "memrecall-delivery-")
 	if err != nil {
@@ -177,42 +208,42 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]Delive
 	if len(cases) == 0 {
 		return nil, nil
 	}
+	inputs, err := collectInputs(ctx, tree, ids, cases)
+	if err != nil {
+		return nil, err
+	}
 
-	type key struct {
-		turn    string
-		latency time.Duration
+	type played struct {
+		mine, base         []turnResult
+		convDup, convCross int // memrecall conversation
+		baseConvDup        int
 	}
-	var scenarios []key
-	for _, turn := range []string{TurnToolFree, TurnToolUsing} {
-		for _, l := range SelectorLatencies() {
-			scenarios = append(scenarios, key{turn, l})
-		}
-	}
-	results := make(map[key][]turnResult, len(scenarios))
-	convDup := make(map[key]int, len(scenarios))
-	convCross := make(map[key]int, len(scenarios))
+	runs := make(map[scenario]*played)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for _, sc := range scenarios {
-		res := make([]turnResult, len(cases))
-		results[sc] = res
+	for _, sc := range scenarios() {
+		pl := &played{mine: make([]turnResult, len(cases)), base: make([]turnResult, len(cases))}
+		runs[sc] = pl
 		for i, k := range cases {
+			pl.base[i] = replayTurn(fsm.NewSession(), 0, false, inputs[i], sc)
+			if !opts.Engine {
+				pl.mine[i] = replayTurn(fsm.NewSession(), 0, true, inputs[i], sc)
+				continue
+			}
 			wg.Go(func() {
 				o := newOracle(ids, []*Case{k})
 				eng := newEngine(tree, o, sc.latency)
 				defer eng.Shutdown()
 				time.Sleep(warmWait)
-				res[i] = runTurn(ctx, eng, ids, k, sc.turn)
-				res[i].selection = o.answer(k)
+				pl.mine[i] = runTurn(ctx, eng, ids, k, sc.turn)
 			})
 		}
 		if opts.Conversations {
-			wg.Go(func() {
-				dup, cross := runConversation(ctx, tree, ids, cases, sc.turn, sc.latency)
-				mu.Lock()
-				convDup[sc], convCross[sc] = dup, cross
-				mu.Unlock()
-			})
+			pl.baseConvDup = replayConversation(false, inputs, sc)
+			if opts.Engine {
+				wg.Go(func() { pl.convDup, pl.convCross = runConversation(ctx, tree, ids, cases, sc) })
+			} else {
+				pl.convDup = replayConversation(true, inputs, sc)
+			}
 		}
 	}
 	wg.Wait()
@@ -222,42 +253,68 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]Delive
 
 	var rows []DeliveryRow
 	for _, design := range []string{DesignZeroWait, DesignMemrecall} {
-		for _, sc := range scenarios {
-			row := DeliveryRow{Design: design, Turn: sc.turn, SelectorMS: int(sc.latency / time.Millisecond), Turns: len(cases)}
-			var wait time.Duration
-			for i, k := range cases {
-				tr := results[sc][i]
-				if design == DesignZeroWait {
-					tr = zeroWaitTurn(k, tr.selection, sc.turn, sc.latency)
-				}
-				wait += tr.wait
-				if len(tr.initial) > 0 {
-					row.FirstTurnAny++
-				}
-				if anyRelevant(k, tr.initial) {
-					row.FirstTurn++
-				}
-				if anyRelevant(k, tr.initial) || anyRelevant(k, tr.later) {
-					row.Delivered++
-				}
-				row.Duplicates += duplicates(append(slices.Clone(tr.initial), tr.later...))
-				row.CrossQuery += tr.crossed
+		for _, sc := range scenarios() {
+			pl := runs[sc]
+			turns, dup, cross := pl.mine, pl.convDup, pl.convCross
+			if design == DesignZeroWait {
+				turns, dup, cross = pl.base, pl.baseConvDup, 0
 			}
-			if design == DesignMemrecall {
-				row.Duplicates += convDup[sc]
-				row.CrossQuery += convCross[sc]
-			} else if opts.Conversations {
-				row.Duplicates += zeroWaitConversation(cases, results[sc], sc.turn, sc.latency)
-			}
-			n := float64(len(cases))
-			row.FirstTurn /= n
-			row.FirstTurnAny /= n
-			row.Delivered /= n
-			row.InitialWaitMS = float64(wait) / n / float64(time.Millisecond)
-			rows = append(rows, row)
+			rows = append(rows, deliveryRow(design, sc, cases, turns, dup, cross))
 		}
 	}
 	return rows, nil
+}
+
+// deliveryRow computes one row from the turns of a scenario.
+func deliveryRow(design string, sc scenario, cases []*Case, turns []turnResult, dup, cross int) DeliveryRow {
+	row := DeliveryRow{Design: design, Turn: sc.turn, SelectorMS: int(sc.latency / time.Millisecond),
+		Turns: len(cases), Duplicates: dup, CrossQuery: cross}
+	for i, k := range cases {
+		tr := turns[i]
+		if len(tr.initial) > 0 {
+			row.FirstTurnAny++
+		}
+		if anyRelevant(k, tr.initial) {
+			row.FirstTurn++
+		}
+		if anyRelevant(k, tr.initial) || anyRelevant(k, tr.later) {
+			row.Delivered++
+		}
+		row.RelevantShare += relevantShare(k, append(slices.Clone(tr.initial), tr.later...))
+		row.Duplicates += duplicates(append(slices.Clone(tr.initial), tr.later...))
+		row.CrossQuery += tr.crossed
+	}
+	n := float64(len(cases))
+	row.FirstTurn /= n
+	row.FirstTurnAny /= n
+	row.Delivered /= n
+	row.RelevantShare /= n
+	return row
+}
+
+// collectInputs asks the real engine, with an oracle that answers at once,
+// for each case's ranking and selection, on a fresh engine per case so the
+// cases stay independent.
+func collectInputs(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case) ([]caseInputs, error) {
+	out := make([]caseInputs, len(cases))
+	for i, k := range cases {
+		o := newOracle(ids, []*Case{k})
+		eng := newEngine(tree, o, 0)
+		plan := eng.Query(ctx, recall.Query{Text: k.Query, RecentTools: k.RecentTools})
+		select {
+		case <-plan.Settled():
+		case <-ctx.Done():
+			eng.Shutdown()
+			return nil, fmt.Errorf("eval: %w", ctx.Err())
+		}
+		tr := plan.Trace()
+		for _, m := range tr.Ranked {
+			out[i].ranking = append(out[i].ranking, ids[m.Doc.ID])
+		}
+		out[i].selection = o.answer(k)
+		eng.Shutdown()
+	}
+	return out, nil
 }
 
 // oracle is an ideal selector: after the modelled latency it answers the
@@ -335,9 +392,7 @@ func newEngine(tree *Tree, o *oracle, latency time.Duration) *recall.Engine {
 func runTurn(ctx context.Context, eng *recall.Engine, ids map[memory.ID]string, k *Case, turn string) turnResult {
 	var tr turnResult
 	plan := eng.Query(ctx, recall.Query{Text: k.Query, RecentTools: k.RecentTools})
-	start := time.Now()
 	inj := plan.Initial(ctx)
-	tr.wait = time.Since(start)
 	tr.initial = corpusIDs(ids, inj.Docs)
 	if turn == TurnToolUsing {
 		for range toolCalls {
@@ -373,21 +428,14 @@ func crossed(t recall.Trace, ids map[memory.ID]string, delivered []string) int {
 // runConversation plays cases as consecutive turns of one session and
 // returns the documents injected more than once and the cross-query
 // deliveries.
-func runConversation(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case, turn string, latency time.Duration) (dup, cross int) {
-	seen := map[string]bool{}
-	cases = slices.DeleteFunc(slices.Clone(cases), func(k *Case) bool {
-		key := caseKey(k.Query, k.RecentTools)
-		dup := seen[key]
-		seen[key] = true
-		return dup // the oracle tells queries apart by text and tools
-	})
+func runConversation(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case, sc scenario) (dup, cross int) {
 	o := newOracle(ids, cases)
-	eng := newEngine(tree, o, latency)
+	eng := newEngine(tree, o, sc.latency)
 	defer eng.Shutdown()
 	time.Sleep(warmWait)
 	var all []string
 	for _, k := range cases {
-		tr := runTurn(ctx, eng, ids, k, turn)
+		tr := runTurn(ctx, eng, ids, k, sc.turn)
 		all = append(all, tr.initial...)
 		all = append(all, tr.later...)
 		cross += tr.crossed
@@ -396,69 +444,79 @@ func runConversation(ctx context.Context, tree *Tree, ids map[memory.ID]string, 
 	return duplicates(all), cross
 }
 
-// zeroWaitTurn replays one turn of the zero-wait design on the lifecycle
-// core with explicit event times: the host builds the first request at
-// once (before the deterministic result exists, so there is nothing fast
-// to deliver), the selector settles after latency with selection, and the
-// turn's tool-result points and end come at the same times as for the
-// engine.
-func zeroWaitTurn(k *Case, selection []string, turn string, latency time.Duration) turnResult {
-	s := fsm.NewSession()
-	var tr turnResult
-	zeroWaitPlan(s, 0, selection, turn, latency, &tr)
+// replayTurn steps one turn into s, starting at t0, with the event times
+// of the chosen design, and returns what the host injected and when the
+// turn ended. memrecall: the deterministic result is published at once
+// (the engine publishes a warm ranking in well under a millisecond, and at
+// fake time zero under synctest), so the initial wait ends there, with the
+// fast delivery; zero-wait: the first request is built at t0, before the
+// result exists, so there is nothing fast to deliver. Both then see the
+// settle after the latency and the turn's tool-result points and end.
+func replayTurn(s *fsm.Session, t0 time.Duration, memrecall bool, in caseInputs, sc scenario) turnResult {
+	tr, _ := replayTurnAt(s, t0, memrecall, in, sc)
 	return tr
 }
 
-// zeroWaitPlan steps one zero-wait turn starting at t0 into s.
-func zeroWaitPlan(s *fsm.Session, t0 time.Duration, selection []string, turn string, latency time.Duration, tr *turnResult) time.Duration {
+func replayTurnAt(s *fsm.Session, t0 time.Duration, memrecall bool, in caseInputs, sc scenario) (turnResult, time.Duration) {
+	var tr turnResult
 	plan := s.Step(fsm.QueryStarted(t0)).Plan
 	type step struct {
 		at time.Duration
-		ev func(time.Duration) fsm.Event
+		ev fsm.Event
 		to *[]string
 	}
-	sel := make([]fsm.DocID, len(selection))
-	for i, id := range selection {
-		sel[i] = fsm.DocID(id)
+	var steps []step
+	if memrecall {
+		steps = append(steps, step{t0, fsm.DeterministicPublished(plan, t0, docIDs(in.ranking), 0, 0), nil})
 	}
-	steps := []step{
-		{t0, func(at time.Duration) fsm.Event { return fsm.InitialPoint(plan, at) }, &tr.initial},
-		{t0 + latency, func(at time.Duration) fsm.Event { return fsm.SelectorSettled(plan, at, latency, sel) }, nil},
-	}
+	steps = append(steps,
+		step{t0, fsm.InitialPoint(plan, t0), &tr.initial},
+		step{t0 + sc.latency, fsm.SelectorSettled(plan, t0+sc.latency, sc.latency, docIDs(in.selection)), nil})
 	end := t0
-	if turn == TurnToolUsing {
+	if sc.turn == TurnToolUsing {
 		for i := range toolCalls {
 			end = t0 + time.Duration(i+1)*(modelStep+toolRun)
-			steps = append(steps, step{end, func(at time.Duration) fsm.Event { return fsm.ToolResultPoint(plan, at) }, &tr.later})
+			steps = append(steps, step{end, fsm.ToolResultPoint(plan, end), &tr.later})
 		}
 	}
 	end += modelStep
-	steps = append(steps, step{end, func(at time.Duration) fsm.Event { return fsm.TurnEnded(plan, at) }, nil})
+	steps = append(steps, step{end, fsm.TurnEnded(plan, end), nil})
+	// Stable: at equal times the host's order above stands.
 	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.at, b.at) })
 	for _, st := range steps {
-		out := s.Step(st.ev(st.at))
+		out := s.Step(st.ev)
 		if st.to != nil {
 			for _, d := range out.Deliver.Docs {
 				*st.to = append(*st.to, string(d))
 			}
 		}
 	}
-	return end
+	return tr, end
 }
 
-// zeroWaitConversation replays the cases as one zero-wait session and
-// returns the documents injected more than once.
-func zeroWaitConversation(cases []*Case, res []turnResult, turn string, latency time.Duration) int {
+// replayConversation replays every case as consecutive turns of one
+// session and returns the documents injected more than once. A settle
+// that falls after its turn ended is stepped into the session anyway, as
+// a late result would arrive; the core must drop it.
+func replayConversation(memrecall bool, inputs []caseInputs, sc scenario) int {
 	s := fsm.NewSession()
 	var all []string
 	at := time.Duration(0)
-	for i := range cases {
-		var tr turnResult
-		at = zeroWaitPlan(s, at, res[i].selection, turn, latency, &tr) + userGap
+	for i := range inputs {
+		tr, end := replayTurnAt(s, at, memrecall, inputs[i], sc)
 		all = append(all, tr.initial...)
 		all = append(all, tr.later...)
+		at = end + userGap
 	}
 	return duplicates(all)
+}
+
+func docIDs(ids []string) []fsm.DocID {
+	out := make([]fsm.DocID, len(ids))
+	for i, id := range ids {
+		out[i] = fsm.DocID(id)
+	}
+	return out
 }
 
 func corpusIDs(ids map[memory.ID]string, docs []memory.ID) []string {
@@ -476,6 +534,17 @@ func anyRelevant(k *Case, docs []string) bool {
 		}
 	}
 	return false
+}
+
+// relevantShare is the fraction of k's relevant documents among docs.
+func relevantShare(k *Case, docs []string) float64 {
+	n := 0
+	for _, id := range k.Relevant {
+		if slices.Contains(docs, id) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(k.Relevant))
 }
 
 // duplicates counts the entries of docs beyond the first of each value.
