@@ -224,6 +224,7 @@ type outcome struct {
 func (c *Catalog) scan() (Result, error) {
 	start := c.now()
 	w := walker{fsys: c.fsys, cache: c.cache}
+	defer w.close()
 	if err := w.walkRoot(c.roots.Project, ScopeProject); err != nil {
 		return Result{}, err
 	}
@@ -315,7 +316,7 @@ func (c *Catalog) visit(j *job, buf, crlf []byte, racyBefore int64) (outcome, []
 			return outcome{key: k, doc: e.doc, skip: e.skip, skipped: e.skipped}, crlf
 		}
 	}
-	n, k, err := c.fsys.readPrefix(j.path, buf, j.follow)
+	n, k, err := c.fsys.readPrefix(j.path, j.at, buf, j.follow)
 	o := outcome{key: k, read: true, racy: k.mtime >= racyBefore || k.ctime >= racyBefore}
 	if err != nil {
 		if err == errNotRegular {

@@ -250,3 +250,21 @@ func FuzzFrontmatter(f *testing.F) {
 		}
 	})
 }
+
+func TestWindowEnd(t *testing.T) {
+	for _, s := range []string{
+		"", "abc", strings.Repeat("a", 3000), strings.Repeat("é", 3000),
+		strings.Repeat("abcdefg漢", 500), strings.Repeat("x", 1195) + "漢字かなカナ한글ไทย" + strings.Repeat("y", 100),
+	} {
+		for _, n := range []int{0, 1, 7, 8, 9, 1199, 1200, 1201} {
+			got := windowEnd([]byte(s), n)
+			want := len(s)
+			if r := []rune(s); len(r) > n {
+				want = len(string(r[:n]))
+			}
+			if got != want {
+				t.Errorf("windowEnd(len %d, %d) = %d, want %d", len(s), n, got, want)
+			}
+		}
+	}
+}

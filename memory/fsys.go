@@ -35,8 +35,17 @@ type fileSystem interface {
 	stat(path string, follow bool) (fileKey, error)
 	// readPrefix opens path (refusing a final symlink unless follow), reads
 	// up to len(buf) bytes into buf and returns how many, with the open
-	// file's key. It fails with errNotRegular for a non-regular file.
-	readPrefix(path string, buf []byte, follow bool) (int, fileKey, error)
+	// file's key. It fails with errNotRegular for a non-regular file. at,
+	// when its dirfd is not negative, names the same file relative to an
+	// open directory, which is cheaper to open.
+	readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error)
+}
+
+// fileAt names a file by its parent directory's descriptor and its base
+// name; dirfd < 0 means "use the path".
+type fileAt struct {
+	dirfd int
+	name  string
 }
 
 // errNotRegular reports a FIFO, device or directory where a topic was

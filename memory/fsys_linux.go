@@ -4,6 +4,7 @@ package memory
 
 import (
 	"io/fs"
+	"os"
 	"syscall"
 )
 
@@ -32,7 +33,7 @@ func (osFS) stat(path string, follow bool) (fileKey, error) {
 	return keyOf(&st), nil
 }
 
-func (osFS) readPrefix(path string, buf []byte, follow bool) (int, fileKey, error) {
+func (osFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
 	// O_NONBLOCK: a FIFO swapped in after listing must not block the scan.
 	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	if !follow {
@@ -41,7 +42,11 @@ func (osFS) readPrefix(path string, buf []byte, follow bool) (int, fileKey, erro
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, flags, 0)
+		if at.dirfd >= 0 {
+			fd, err = syscall.Openat(at.dirfd, at.name, flags, 0)
+		} else {
+			fd, err = syscall.Open(path, flags, 0)
+		}
 		if err != syscall.EINTR {
 			break
 		}
@@ -93,4 +98,18 @@ func keyOf(st *syscall.Stat_t) fileKey {
 		k.mode = fs.ModeIrregular
 	}
 	return k
+}
+
+// dirFD returns the descriptor of an open directory for openat.
+func dirFD(f *os.File) int {
+	// SyscallConn avoids Fd's switch of the file to blocking mode.
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	if err := rc.Control(func(d uintptr) { fd = int(d) }); err != nil {
+		return -1
+	}
+	return fd
 }

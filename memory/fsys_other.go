@@ -29,7 +29,7 @@ func (osFS) stat(path string, follow bool) (fileKey, error) {
 	return keyOfInfo(fi), nil
 }
 
-func (osFS) readPrefix(path string, buf []byte, follow bool) (int, fileKey, error) {
+func (osFS) readPrefix(path string, _ fileAt, buf []byte, follow bool) (int, fileKey, error) {
 	if !follow {
 		fi, err := os.Lstat(path)
 		if err != nil {
@@ -72,3 +72,6 @@ func keyOfInfo(fi fs.FileInfo) fileKey {
 	}
 	return k
 }
+
+// dirFD is -1 here: reads go by path.
+func dirFD(*os.File) int { return -1 }

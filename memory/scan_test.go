@@ -403,14 +403,14 @@ type hookFS struct {
 
 func (h hookFS) stat(path string, follow bool) (fileKey, error) { return h.inner.stat(path, follow) }
 
-func (h hookFS) readPrefix(path string, buf []byte, follow bool) (int, fileKey, error) {
+func (h hookFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
 	if h.before != nil {
 		h.before(path)
 	}
 	if h.reads != nil {
 		h.reads.Add(1)
 	}
-	return h.inner.readPrefix(path, buf, follow)
+	return h.inner.readPrefix(path, at, buf, follow)
 }
 
 // failRead makes reads of files named base fail with err.
@@ -428,11 +428,11 @@ type errFS struct {
 
 func (e errFS) stat(path string, follow bool) (fileKey, error) { return e.inner.stat(path, follow) }
 
-func (e errFS) readPrefix(path string, buf []byte, follow bool) (int, fileKey, error) {
+func (e errFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
 	if filepath.Base(path) == e.base {
 		return 0, fileKey{}, e.err
 	}
-	return e.inner.readPrefix(path, buf, follow)
+	return e.inner.readPrefix(path, at, buf, follow)
 }
 
 func TestSkipReasonStrings(t *testing.T) {

@@ -16,6 +16,7 @@ const indexFile = "MEMORY.md"
 // job is one topic file found by the walk, handed to a worker.
 type job struct {
 	path   string // absolute: the scope root as given (made absolute) + rel
+	at     fileAt // the open parent directory and the file's name in it
 	rel    string // forward slashes, relative to the scope root
 	scope  Scope
 	follow bool   // the entry is a symlink checked to stay inside the root
@@ -32,6 +33,22 @@ type walker struct {
 	skipped SkipCounts
 	dirs    int
 	links   []linkDir
+	// open holds the listed directories kept open so workers can open
+	// files relative to them (openat: one path component to resolve, not
+	// the whole absolute path). Bounded by maxOpenDirs; closed by close.
+	open []*os.File
+}
+
+// maxOpenDirs bounds the directory descriptors a scan keeps open; a tree
+// with more directories reads the rest by absolute path.
+const maxOpenDirs = 64
+
+// close releases the directories kept open for the workers.
+func (w *walker) close() {
+	for _, f := range w.open {
+		f.Close()
+	}
+	w.open = nil
 }
 
 // walkRoot lists one scope root. The root may itself be a symlink (as /tmp
@@ -94,12 +111,19 @@ func (w *walker) walkDir(dir, rel, realDir, realRoot string, scope Scope, visite
 		return
 	}
 	ents, err := f.ReadDir(-1)
-	f.Close()
 	if err != nil && len(ents) == 0 {
+		f.Close()
 		w.skipDir(err, rel == "")
 		return
 	}
 	w.dirs++
+	dirfd := -1
+	if len(w.open) < maxOpenDirs && hasTopic(ents) {
+		w.open = append(w.open, f)
+		dirfd = dirFD(f)
+	} else {
+		f.Close()
+	}
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -117,7 +141,7 @@ func (w *walker) walkDir(dir, rel, realDir, realRoot string, scope Scope, visite
 			w.walkDir(path, erel, sub, realRoot, scope, visited)
 		case t.IsRegular():
 			if isTopic(name) {
-				w.add(job{path: path, rel: erel, scope: scope})
+				w.add(job{path: path, rel: erel, scope: scope, at: fileAt{dirfd, name}})
 			}
 		case t&fs.ModeSymlink != 0:
 			w.symlink(path, erel, name, realDir, realRoot, scope, visited)
@@ -186,7 +210,7 @@ func (w *walker) symlink(path, rel, name, realDir, realRoot string, scope Scope,
 			w.skipped[SkipSymlinkLoop]++
 			return
 		}
-		w.add(job{path: path, rel: rel, scope: scope, follow: true})
+		w.add(job{path: path, rel: rel, scope: scope, follow: true, at: fileAt{-1, ""}})
 	default:
 		w.skipped[SkipUnreadable]++
 	}
@@ -206,6 +230,17 @@ func hiddenBelow(root, path string) bool {
 	}
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
 		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTopic reports that a listing holds a regular topic file, the only
+// reason to keep its directory open.
+func hasTopic(ents []os.DirEntry) bool {
+	for _, e := range ents {
+		if e.Type().IsRegular() && isTopic(e.Name()) {
 			return true
 		}
 	}
