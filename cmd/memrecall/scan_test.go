@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestScanCommandDefaultsToExamples(t *testing.T) {
+	t.Chdir("../..") // the repository root, as for `go run ./cmd/memrecall scan`
+	var out, errb bytes.Buffer
+	if code := run([]string{"scan"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	for _, want := range []string{
+		"16 documents (project 9, user 7); skipped 0: none",
+		"payment-callback-retry.md", "支付回调重试", "커밋 메시지 규칙", "ทีมที่กรุงเทพ",
+		"SCOPE", "reference", "feedback",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "MEMORY.md") {
+		t.Error("the index file is listed as a topic")
+	}
+}
+
+func TestScanCommandFlags(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := runScan([]string{"--project", dir + "/missing"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "root_missing=1") || !strings.Contains(out.String(), "user:    (none)") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if code := runScan([]string{"extra"}, &out, &errb); code != 2 {
+		t.Errorf("unexpected argument: exit %d, want 2", code)
+	}
+	if code := runScan([]string{"--nope"}, &out, &errb); code != 2 {
+		t.Errorf("unknown flag: exit %d, want 2", code)
+	}
+}
+
+func TestAge(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "future", 10 * time.Second: "now", 5 * time.Minute: "5m",
+		3 * time.Hour: "3h", 72 * time.Hour: "3d",
+	} {
+		if got := age(d); got != want {
+			t.Errorf("age(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
