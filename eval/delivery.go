@@ -190,7 +190,7 @@ func scenarios() []scenario {
 //     a test does under testing/synctest to prove both give the same rows;
 //   - zero-wait: replayed on the lifecycle core with the same selection,
 //     the first request built at once, before any result exists.
-func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]DeliveryRow, error) {
+func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) (*DeliveryResult, error) {
 	dir, err := os.MkdirTemp("", "memrecall-delivery-")
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
@@ -206,12 +206,13 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]Delive
 	}
 	cases := deliveryCases(c, opts.MaxCases)
 	if len(cases) == 0 {
-		return nil, nil
+		return &DeliveryResult{}, nil
 	}
 	inputs, err := collectInputs(ctx, tree, ids, cases)
 	if err != nil {
 		return nil, err
 	}
+	res := &DeliveryResult{Reach: manifestReach(cases, inputs)}
 
 	type played struct {
 		mine, base         []turnResult
@@ -251,7 +252,6 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]Delive
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 
-	var rows []DeliveryRow
 	for _, design := range []string{DesignZeroWait, DesignMemrecall} {
 		for _, sc := range scenarios() {
 			pl := runs[sc]
@@ -259,10 +259,55 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) ([]Delive
 			if design == DesignZeroWait {
 				turns, dup, cross = pl.base, pl.baseConvDup, 0
 			}
-			rows = append(rows, deliveryRow(design, sc, cases, turns, dup, cross))
+			res.Rows = append(res.Rows, deliveryRow(design, sc, cases, turns, dup, cross))
 		}
 	}
-	return rows, nil
+	return res, nil
+}
+
+// DeliveryResult is what RunDelivery measured.
+type DeliveryResult struct {
+	// Rows hold one row per design, turn kind and selector latency.
+	Rows []DeliveryRow
+	// Reach holds, per slice, how much of the relevant documents reached
+	// the selector's manifest.
+	Reach []ReachRow
+}
+
+// ReachRow says how many of a slice's relevant documents the engine put in
+// front of the selector. For the semantic slice it measures the recent
+// reserve of the candidate set: the only way a document that shares no
+// token with the query reaches the model.
+type ReachRow struct {
+	// Slice is a slice name.
+	Slice string `json:"slice"`
+	// Cases counts the slice's answerable cases in the delivery run.
+	Cases int `json:"cases"`
+	// Reach is the fraction of their relevant documents in the manifest.
+	Reach float64 `json:"manifest_reach"`
+}
+
+// manifestReach computes the Reach rows in Slices() order.
+func manifestReach(cases []*Case, inputs []caseInputs) []ReachRow {
+	type acc struct{ cases, rel, in int }
+	per := map[string]*acc{}
+	for i, k := range cases {
+		a := per[k.Slice]
+		if a == nil {
+			a = &acc{}
+			per[k.Slice] = a
+		}
+		a.cases++
+		a.rel += min(len(k.Relevant), fsm.MaxRelevantDocs)
+		a.in += len(inputs[i].selection)
+	}
+	var rows []ReachRow
+	for _, s := range Slices() {
+		if a := per[s]; a != nil {
+			rows = append(rows, ReachRow{Slice: s, Cases: a.cases, Reach: float64(a.in) / float64(a.rel)})
+		}
+	}
+	return rows
 }
 
 // deliveryRow computes one row from the turns of a scenario.

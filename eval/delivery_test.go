@@ -23,7 +23,7 @@ func TestDeliveryEngineMatchesReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}
-	var engine []DeliveryRow
+	var engine *DeliveryResult
 	synctest.Test(t, func(t *testing.T) {
 		opts.Engine = true
 		engine, err = RunDelivery(context.Background(), c, opts)
@@ -34,16 +34,22 @@ func TestDeliveryEngineMatchesReplay(t *testing.T) {
 	if d := cmp.Diff(replay, engine); d != "" {
 		t.Errorf("engine rows differ from the replay (-replay +engine):\n%s", d)
 	}
-	checkDeliveryRows(t, engine)
+	checkDeliveryRows(t, engine.Rows)
 }
 
 // TestDeliveryFixture gates the replay over every answerable case.
 func TestDeliveryFixture(t *testing.T) {
-	rows, err := RunDelivery(context.Background(), loadFixture(t), DeliveryOptions{Conversations: true})
+	res, err := RunDelivery(context.Background(), loadFixture(t), DeliveryOptions{Conversations: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDeliveryRows(t, rows)
+	checkDeliveryRows(t, res.Rows)
+	for _, r := range res.Reach {
+		t.Logf("manifest reach %-20s %3d cases %.2f", r.Slice, r.Cases, r.Reach)
+		if IsLexical(r.Slice) && r.Reach < 1 {
+			t.Errorf("slice %s: only %.2f of the relevant documents reach the manifest", r.Slice, r.Reach)
+		}
+	}
 }
 
 func checkDeliveryRows(t *testing.T, rows []DeliveryRow) {

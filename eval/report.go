@@ -23,6 +23,9 @@ type Report struct {
 	// Delivery holds one row per design, turn kind and selector latency;
 	// empty when the delivery evaluation was not run.
 	Delivery []DeliveryRow `json:"delivery"`
+	// ManifestReach says, per slice, how much of the relevant documents
+	// reached the selector's manifest; empty without delivery.
+	ManifestReach []ReachRow `json:"manifest_reach"`
 
 	outcomes []Outcome
 }
@@ -55,6 +58,7 @@ func Run(ctx context.Context, c *Corpus, opts Options) (*Report, error) {
 		Quality:         QualityRows(out, len(c.Documents)),
 		Misses:          map[string][]string{},
 		Delivery:        []DeliveryRow{},
+		ManifestReach:   []ReachRow{},
 		outcomes:        out,
 	}
 	for _, s := range Scorers() {
@@ -68,11 +72,12 @@ func Run(ctx context.Context, c *Corpus, opts Options) (*Report, error) {
 	if !opts.SkipDelivery {
 		d := opts.Delivery
 		d.Conversations = true
-		rows, err := RunDelivery(ctx, c, d)
+		res, err := RunDelivery(ctx, c, d)
 		if err != nil {
 			return nil, err
 		}
-		r.Delivery = rows
+		r.Delivery = append(r.Delivery, res.Rows...)
+		r.ManifestReach = append(r.ManifestReach, res.Reach...)
 	}
 	return r, nil
 }
@@ -154,6 +159,13 @@ func (r *Report) writeDelivery(b *strings.Builder) {
 			pct(&z.RelevantShare), pct(&m.RelevantShare), z.Duplicates, m.Duplicates, z.CrossQuery, m.CrossQuery)
 	}
 	b.WriteString("\n")
+	if len(r.ManifestReach) > 0 {
+		b.WriteString("Relevant documents that reach the selector's manifest (the candidate set: lexical matches and the recent reserve):")
+		for _, m := range r.ManifestReach {
+			fmt.Fprintf(b, " %s %s;", m.Slice, pct(&m.Reach))
+		}
+		b.WriteString("\n\n")
+	}
 }
 
 // pct formats a ratio as a percentage, or — when it has no denominator.
