@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// engineCases bounds the engine-driven run: every slice twice, so the
+// engineCases bounds the engine-driven run: every slice once, so the
 // real engine sees every kind of case without a thousand engines.
-const engineCases = 24
+const engineCases = 12
 
 // TestDeliveryEngineMatchesReplay drives the real engine through every
 // scenario under testing/synctest and requires exactly the rows the replay
