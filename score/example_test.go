@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(m.Score, m.Doc.RelPath)
 	}
 	// Output:
-	// tokens: [how deploy the サー ーバ バー create issue]
+	// tokens: [deploy サー ーバ バー create issue]
 	// kept: 3 of 4
 	// 13 サーバー.md
 	// 5 deploy.md

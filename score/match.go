@@ -5,23 +5,24 @@ import (
 	"unicode/utf8"
 )
 
-// The matching rule (docs/decisions/0200-matching-rule.md): a query token q
-// matches a field token f when
+// The matching rule (docs/decisions/0200-matching-rule.md). A query token q
+// matches a field token f when f == q, or when q is a whole token (a run of
+// 3+ word characters, never a bigram) and f is
 //
-//	f == q, or
-//	f == [article] + q + [suffix]
+//	[article] + q + suffix                 (owner → owners, сервер → сервера)
+//	[article] + q + c + ("ing" | "ed")     (log → logging, stop → stopped), c = last letter of q, a consonant
+//	[article] + q[:len-1] + "ing"          (use → using, configure → configuring), q ends in "e"
 //
-// where q and f are whole tokens (runs of 3+ word characters, never
-// bigrams), article is the Arabic
-// definite article "ال" (written joined to its noun) and suffix is a short
-// inflection: one of the English endings s, es, ed, d, ing, ings, or any
-// ending of at most three runes that is not plain ASCII (Cyrillic, Greek,
-// Arabic, accented Latin case endings). So "owner" finds "owners" but not
-// "ownership", and "сервер" finds "сервера". Bigrams match only exactly.
+// where article is the Arabic definite article "ال" (written joined to its
+// noun) and suffix is a short inflection: one of the English endings s, es,
+// ed, d, ing, ings, or any ending of at most three runes that is not plain
+// ASCII (Cyrillic, Greek, Arabic and accented Latin case endings). So
+// "owner" finds "owners" but not "ownership", "log" finds "logging" but not
+// "login". Bigrams match only exactly.
 //
 // The rule is decided per field token, so an inverted index keyed by the
-// strings each field token answers to (its keys) is exact: q matches f if and
-// only if q is one of keys(f).
+// strings each field token answers to (appendKeys) is exact: q matches f if
+// and only if q is one of the keys of f.
 
 // arabicArticle is written joined to the word it determines.
 const arabicArticle = "ال"
@@ -40,14 +41,7 @@ func allowedSuffix(ext string) bool {
 	if ext == "" {
 		return true
 	}
-	ascii := true
-	for i := 0; i < len(ext); i++ {
-		if ext[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(ext) {
 		for _, s := range englishSuffixes {
 			if ext == s {
 				return true
@@ -56,6 +50,21 @@ func allowedSuffix(ext string) bool {
 		return false
 	}
 	return utf8.RuneCountInString(ext) <= maxNonASCIISuffixRunes
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isDoublingConsonant reports whether an English word ending in c doubles
+// it before -ing and -ed (log → logging, plan → planned).
+func isDoublingConsonant(c byte) bool {
+	return 'a' <= c && c <= 'z' && !strings.ContainsRune("aeiouwxy", rune(c))
 }
 
 // Matches reports whether query token q matches field token f under the
@@ -68,48 +77,84 @@ func Matches(q, f string) bool {
 	if utf8.RuneCountInString(q) < minWordRunes || !isWordToken(q) {
 		return false
 	}
-	if rest, ok := strings.CutPrefix(f, q); ok && allowedSuffix(rest) {
+	if extendsInflected(q, f) {
 		return true
 	}
 	if body, ok := strings.CutPrefix(f, arabicArticle); ok {
-		if rest, ok := strings.CutPrefix(body, q); ok && allowedSuffix(rest) {
+		return extendsInflected(q, body)
+	}
+	return false
+}
+
+// extendsInflected reports whether f is q with one allowed inflection.
+func extendsInflected(q, f string) bool {
+	if rest, ok := strings.CutPrefix(f, q); ok {
+		if allowedSuffix(rest) {
 			return true
 		}
+		// Doubled final consonant: log → logging, logged.
+		last := q[len(q)-1]
+		if isDoublingConsonant(last) && len(rest) > 1 && rest[0] == last &&
+			(rest[1:] == "ing" || rest[1:] == "ed") {
+			return true
+		}
+	}
+	// Silent e dropped before -ing: use → using.
+	if stem, ok := strings.CutSuffix(q, "e"); ok && f == stem+"ing" {
+		return true
 	}
 	return false
 }
 
 // appendKeys appends to dst every query token that matches field token f:
-// f itself, and f stripped of the article and/or an allowed suffix when
-// what remains is a whole token. The result may hold duplicates.
+// f itself and, for a whole token, what it is once an article and/or an
+// inflection is taken off, when that is still a whole token. The result may
+// hold duplicates.
 func appendKeys(dst []string, f string) []string {
 	dst = append(dst, f)
 	if !isWordToken(f) {
 		return dst
 	}
 	dst = appendStems(dst, f)
-	if body, ok := strings.CutPrefix(f, arabicArticle); ok && utf8.RuneCountInString(body) >= minWordRunes {
-		dst = append(dst, body)
+	if body, ok := strings.CutPrefix(f, arabicArticle); ok && body != "" {
+		if utf8.RuneCountInString(body) >= minWordRunes {
+			dst = append(dst, body)
+		}
 		dst = appendStems(dst, body)
 	}
 	return dst
 }
 
-// appendStems appends the prefixes of f that f extends by an allowed,
-// non-empty suffix, when they are whole tokens.
+// appendStems appends the query tokens of 3+ runes that f extends by one
+// allowed inflection (the inverse of extendsInflected).
 func appendStems(dst []string, f string) []string {
-	// Walk back over the last runes of f; the longest suffix considered is
-	// the longest English ending or maxNonASCIISuffixRunes runes.
+	add := func(q string) {
+		if utf8.RuneCountInString(q) >= minWordRunes {
+			dst = append(dst, q)
+		}
+	}
+	// Plain suffixes: walk back over the last runes of f; the longest
+	// ending considered is "ings" (4 runes).
 	end := len(f)
 	for n := 1; n <= 4 && end > 0; n++ {
 		_, size := utf8.DecodeLastRuneInString(f[:end])
 		end -= size
-		stem := f[:end]
-		if utf8.RuneCountInString(stem) < minWordRunes {
-			break
-		}
 		if allowedSuffix(f[end:]) {
-			dst = append(dst, stem)
+			add(f[:end])
+		}
+	}
+	for _, ending := range [...]string{"ing", "ed"} {
+		base, ok := strings.CutSuffix(f, ending)
+		if !ok {
+			continue
+		}
+		// Doubled final consonant: logging → log.
+		if n := len(base); n >= 2 && base[n-1] == base[n-2] && isDoublingConsonant(base[n-1]) {
+			add(base[:n-1])
+		}
+		// Silent e: using → use.
+		if ending == "ing" {
+			add(base + "e")
 		}
 	}
 	return dst

@@ -20,12 +20,13 @@ type Query struct {
 }
 
 // NewQuery prepares text and the names of recently used tools (most recent
-// first; only the first MaxRecentTools distinct names count). Tokens are
+// first; only the first MaxRecentTools distinct names count). Function
+// words ("the", "what", "для") are dropped; the other tokens are
 // deduplicated in order of first appearance; past MaxQueryTokens the first
 // and last MaxQueryTokens/2 distinct tokens are kept.
 func NewQuery(text string, recentTools []string) Query {
 	var q Query
-	q.tokens = boundTokens(dedupe(Tokens(text)))
+	q.tokens = boundTokens(dedupe(dropStopwords(Tokens(text))))
 	for _, t := range memory.Types {
 		q.boost[t] = typeBoost(t, q.tokens)
 	}
@@ -49,6 +50,17 @@ func (q Query) typeBoostFor(t memory.Type) int {
 		return q.boost[t]
 	}
 	return 0
+}
+
+// dropStopwords removes function words in place.
+func dropStopwords(toks []string) []string {
+	out := toks[:0]
+	for _, t := range toks {
+		if !isStopword(t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // dedupe removes repeats in place, keeping first appearances in order.

@@ -25,6 +25,9 @@ func TestScore(t *testing.T) {
 		{"two tokens", "deploy checklist", doc("a", memory.TypeProject, "Deploy checklist", "", "", 0), 8},
 		{"inflection matches", "owner", doc("a", memory.TypeProject, "Owners", "", "", 0), 4},
 		{"no substring false hit", "owner", doc("a", memory.TypeProject, "Ownership", "", "", 0), 0},
+		{"stopwords never match", "what are the rules", doc("a", memory.TypeProject, "The rules", "what the", "there are", 0), 4},
+		{"doubled consonant", "log", doc("a", memory.TypeProject, "Logging conventions", "", "", 0), 4},
+		{"silent e", "cache", doc("a", memory.TypeProject, "", "caching layer", "", 0), 3},
 		{"no match no score", "kubernetes", doc("a", memory.TypeUser, "Coffee", "", "prefers tea", 0), 0},
 		{"type boost needs a match", "preference", doc("a", memory.TypeUser, "Coffee", "", "likes tea", 0), 0},
 		{"type boost after a match", "coffee preference", doc("a", memory.TypeUser, "Coffee", "", "", 0), 5},
@@ -44,8 +47,8 @@ func TestScore(t *testing.T) {
 		{"cyrillic case ending", "сервер", doc("a", memory.TypeProject, "Настройка сервера", "", "", 0), 4},
 		{"arabic article", "خادم", doc("a", memory.TypeProject, "إعداد الخادم", "", "", 0), 4},
 		{"greek upper case doc", "βάσης", doc("a", memory.TypeProject, "", "ΒΆΣΗΣ δεδομένων", "", 0), 3},
-		{"thai bigrams", "เซิร์ฟเวอร์", doc("a", memory.TypeProject, "ตั้งค่าเซิร์ฟเวอร์", "", "", 0), 4 * 7},
-		{"thai partial word", "เวอร์", doc("a", memory.TypeProject, "เซิร์ฟเวอร์", "", "", 0), 4 * 3},
+		{"thai bigrams", "เซิร์ฟเวอร์", doc("a", memory.TypeProject, "ตั้งค่าเซิร์ฟเวอร์", "", "", 0), 4 * 5},
+		{"thai partial word", "เวอร์", doc("a", memory.TypeProject, "เซิร์ฟเวอร์", "", "", 0), 4 * 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,10 +109,10 @@ func TestQueryTokens(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("bounded tokens (-want +got):\n%s", diff)
 	}
-	if got := NewQuery("Deploy the deploy DEPLOY", nil).Tokens(); !cmp.Equal(got, []string{"deploy", "the"}) {
+	if got := NewQuery("Deploy the deploy DEPLOY", nil).Tokens(); !cmp.Equal(got, []string{"deploy"}) {
 		t.Errorf("dedupe: got %q", got)
 	}
-	if !NewQuery("a b 部 ?", nil).Empty() || !(Query{}).Empty() {
+	if !NewQuery("a b 部 ?", nil).Empty() || !NewQuery("what is the", nil).Empty() || !(Query{}).Empty() {
 		t.Error("a query without tokens must be Empty")
 	}
 	kept, ranked := NewIndex().Rank(Query{}, []*memory.Document{doc("a", memory.TypeUser, "x", "", "", 0)})

@@ -1,7 +1,6 @@
 package score
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -56,8 +55,8 @@ func scoreWith(tokens func(string) []string, query string, d *memory.Document) i
 func TestSEASegmentationEffect(t *testing.T) {
 	bTop, bFalse := measureSEA(t, Tokens)
 	wTop, wFalse := measureSEA(t, wholeRunTokens)
-	t.Log(fmt.Sprintf("bigrams: top-1 %d/5, non-relevant documents scored %d", bTop, bFalse))
-	t.Log(fmt.Sprintf("whole runs: top-1 %d/5, non-relevant documents scored %d", wTop, wFalse))
+	t.Logf("cluster bigrams: top-1 %d/5, non-relevant documents scored %d", bTop, bFalse)
+	t.Logf("whole runs: top-1 %d/5, non-relevant documents scored %d", wTop, wFalse)
 	if bTop != 5 {
 		t.Errorf("bigrams find the right document for %d of 5 queries, want 5", bTop)
 	}

@@ -79,8 +79,9 @@ func classify(r rune) runeClass {
 //     marks ー ・ ゛ ゜ and the iteration marks inside it) gives its
 //     code-point bigrams; one isolated character gives nothing;
 //   - runs of Thai, Lao, Khmer and Myanmar, which do not separate words,
-//     give bigrams of clusters (a character and its combining marks) rather
-//     than one token per phrase; a single cluster gives nothing.
+//     give bigrams of clusters (a consonant with its marks and the vowels
+//     written around it, see nextCluster) rather than one token per
+//     phrase; a single cluster gives nothing.
 //
 // A CJK character ends a Latin run: "abc漢字" is "abc", "漢字".
 func Tokens(text string) []string {
@@ -142,11 +143,11 @@ func emitBigrams(run string, emit func(string)) {
 	}
 }
 
-// emitClusterBigrams emits every pair of adjacent clusters of run, where a
-// cluster is a character with the combining marks that follow it. Thai,
-// Lao, Khmer and Myanmar write vowels and tones as marks on a consonant;
-// pairing bare code points would make "consonant + tone mark" units that
-// half the language shares, so unrelated text would match.
+// emitClusterBigrams emits every pair of adjacent clusters of run (see
+// nextCluster). Thai, Lao, Khmer and Myanmar write vowels and tones as
+// marks and letters around a consonant; pairing bare code points would make
+// units such as "consonant + tone mark" that half the language shares, so
+// unrelated text would match.
 func emitClusterBigrams(run string, emit func(string)) {
 	a := 0                   // start of the first cluster of the pair
 	b := nextCluster(run, 0) // start of the second
@@ -157,10 +158,31 @@ func emitClusterBigrams(run string, emit func(string)) {
 	}
 }
 
-// nextCluster returns the end of the cluster that starts at i.
+// nextCluster returns the end of the cluster that starts at i: a leading
+// vowel (Thai and Lao write เ แ โ ใ ไ before the consonant they follow in
+// speech), a character, its combining marks, and the vowels ะ า ำ that
+// close a syllable, with their marks. This is a light form of the Thai
+// Character Cluster rules: enough that "กาแฟ" is the clusters กา and แฟ, not
+// four letters whose pairs (กา, าแ, แฟ) half the language shares.
 func nextCluster(run string, i int) int {
-	_, size := utf8.DecodeRuneInString(run[i:])
+	r, size := utf8.DecodeRuneInString(run[i:])
 	i += size
+	for isLeadingVowel(r) && i < len(run) {
+		r, size = utf8.DecodeRuneInString(run[i:])
+		i += size
+	}
+	i = skipMarks(run, i)
+	for i < len(run) {
+		r, size := utf8.DecodeRuneInString(run[i:])
+		if !isClosingVowel(r) {
+			break
+		}
+		i = skipMarks(run, i+size)
+	}
+	return i
+}
+
+func skipMarks(run string, i int) int {
 	for i < len(run) {
 		r, size := utf8.DecodeRuneInString(run[i:])
 		if !unicode.IsMark(r) {
@@ -169,4 +191,20 @@ func nextCluster(run string, i int) int {
 		i += size
 	}
 	return i
+}
+
+// isLeadingVowel reports the Thai and Lao vowels written before their
+// consonant.
+func isLeadingVowel(r rune) bool {
+	return 0x0E40 <= r && r <= 0x0E44 || 0x0EC0 <= r && r <= 0x0EC4
+}
+
+// isClosingVowel reports the Thai and Lao vowels ะ า ำ (and Lao ະ າ ຳ),
+// which are letters, not marks, but end the syllable before them.
+func isClosingVowel(r rune) bool {
+	switch r {
+	case 0x0E30, 0x0E32, 0x0E33, 0x0EB0, 0x0EB2, 0x0EB3:
+		return true
+	}
+	return false
 }

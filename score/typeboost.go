@@ -27,7 +27,7 @@ func typeVocabulary(t memory.Type) []string {
 			"проект", "дедлайн", "proyecto", "projet", "projekt"}
 	case memory.TypeReference:
 		return []string{"reference", "docs", "documentation", "link", "dashboard", "url",
-			"wiki", "runbook", "endpoint", "channel", "where",
+			"wiki", "runbook", "endpoint", "channel",
 			"ссылка", "документация", "enlace", "documentación", "lien"}
 	}
 	return nil
