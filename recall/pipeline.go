@@ -20,13 +20,24 @@ import (
 // whole 15 ms budget of SPEC §8. See docs/decisions/0603-freshness.md.
 const syncScanLimit = 5 * time.Millisecond
 
-// snapshot returns the documents a query ranks.
-func (e *Engine) snapshot() (memory.Result, error) {
+// snapshot returns the documents a query ranks, and whether they came
+// from the catalog's last result without revalidation. Then the plan
+// revalidates once the host has its initial prompt (Plan.refresh), so the
+// stats compete neither with the ranking nor with the host building its
+// first request.
+func (e *Engine) snapshot() (res memory.Result, cached bool, err error) {
 	if last, ok := e.cat.Last(); ok && last.Stats.Duration > syncScanLimit {
-		e.revalidate()
-		return last, nil
+		return last, true, nil
 	}
-	return e.scan()
+	res, err = e.scan()
+	return res, false, err
+}
+
+// refresh starts the revalidation the plan owes, once.
+func (p *Plan) refresh() {
+	if p.staleView.CompareAndSwap(true, false) {
+		p.e.revalidate()
+	}
 }
 
 // revalidate starts a background scan, counted so Shutdown waits for it.
@@ -60,7 +71,7 @@ func (e *Engine) run(p *Plan) {
 	if e.beforeScan != nil {
 		e.beforeScan()
 	}
-	res, err := e.snapshot()
+	res, cached, err := e.snapshot()
 	scanTook := time.Since(p.start)
 	if p.ctx.Err() != nil {
 		return
@@ -78,7 +89,7 @@ func (e *Engine) run(p *Plan) {
 		return
 	}
 	q := score.NewQuery(p.q.Text, p.q.RecentTools)
-	kept, ranked := e.index.Rank(q, res.Docs)
+	kept, ranked := e.rank(q, res.Docs)
 	kept, ranked = p.unsurfaced(kept, ranked)
 	matches := make([]*memory.Document, len(ranked))
 	ranking := make([]fsm.DocID, len(ranked))
@@ -103,6 +114,9 @@ func (e *Engine) run(p *Plan) {
 	e.mu.Unlock()
 	close(p.published)
 	published = true
+	if cached {
+		p.staleView.Store(true)
+	}
 	if e.selector == nil {
 		return
 	}

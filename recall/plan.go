@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memrecall/memrecall/fsm"
@@ -54,6 +55,10 @@ type Plan struct {
 	// surfaced holds the documents delivered earlier in the session,
 	// read when the plan started; the plan ranks and offers only the rest.
 	surfaced map[memory.ID]struct{}
+
+	// staleView is set when the plan ranked the catalog's last result
+	// without revalidating it; refresh then starts a revalidation.
+	staleView atomic.Bool
 
 	watchMu   sync.Mutex
 	stopWatch func() bool
@@ -130,9 +135,12 @@ func (p *Plan) Initial(ctx context.Context) Injection {
 	case <-expired:
 	case <-ctx.Done():
 		p.Abort()
+		p.refresh()
 		return Injection{}
 	}
-	return p.e.apply(p, fsm.InitialPoint(p.id, p.e.now()))
+	inj := p.e.apply(p, fsm.InitialPoint(p.id, p.e.now()))
+	p.refresh()
+	return inj
 }
 
 // ToolResult marks a tool-result point: a tool's result is going back to
@@ -149,6 +157,7 @@ func (p *Plan) ToolResult() Injection {
 // selector call is cancelled.
 func (p *Plan) End() {
 	p.e.apply(p, fsm.TurnEnded(p.id, p.e.now()))
+	p.refresh()
 }
 
 // Abort cancels the plan (abort): its selector call stops and it delivers
