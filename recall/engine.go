@@ -19,8 +19,8 @@ import (
 // comes, through one owner into the fsm. All methods are safe for
 // concurrent use. See docs/decisions/0600-engine.md.
 type Engine struct {
-	cat      *memory.Catalog
-	index    *score.Index
+	cat   *memory.Catalog
+	index *score.Index
 	// indexed is set once the warm-up has built the index. Until then a
 	// query ranks with score.RankNaive, which returns the same result
 	// without building anything: on a cold 1,000-topic tree it is about
@@ -28,7 +28,7 @@ type Engine struct {
 	// it on the other core meanwhile.
 	indexed atomic.Bool
 	// warmed is closed when the warm-up goroutine returns.
-	warmed chan struct{}
+	warmed   chan struct{}
 	selector model.Selector
 	sink     telemetry.Sink
 	clock    func() time.Time
