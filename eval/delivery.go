@@ -338,26 +338,26 @@ func deliveryRow(design string, sc scenario, cases []*Case, turns []turnResult, 
 }
 
 // collectInputs asks the real engine, with an oracle that answers at once,
-// for each case's ranking and selection, on a fresh engine per case so the
-// cases stay independent.
+// for each case's ranking and selection. One warm engine serves every case
+// in turn: nothing is delivered (no delivery point is reached), so the
+// session's surfaced set stays empty and each new query simply discards
+// the previous plan — the cases stay independent.
 func collectInputs(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case) ([]caseInputs, error) {
+	o := newOracle(ids, cases)
+	eng := newEngine(tree, o, 0)
+	defer eng.Shutdown()
 	out := make([]caseInputs, len(cases))
 	for i, k := range cases {
-		o := newOracle(ids, []*Case{k})
-		eng := newEngine(tree, o, 0)
 		plan := eng.Query(ctx, recall.Query{Text: k.Query, RecentTools: k.RecentTools})
 		select {
 		case <-plan.Settled():
 		case <-ctx.Done():
-			eng.Shutdown()
 			return nil, fmt.Errorf("eval: %w", ctx.Err())
 		}
-		tr := plan.Trace()
-		for _, m := range tr.Ranked {
+		for _, m := range plan.Trace().Ranked {
 			out[i].ranking = append(out[i].ranking, ids[m.Doc.ID])
 		}
 		out[i].selection = o.answer(k)
-		eng.Shutdown()
 	}
 	return out, nil
 }
