@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/memrecall/memrecall/score"
 )
 
 // fixtureRun runs the quality harness on the fixture once per test binary
@@ -140,5 +142,53 @@ func TestFixtureRandomFloor(t *testing.T) {
 	c := loadFixture(t)
 	if got := RandomRecallAt5(len(c.Documents)); got > 0.25 {
 		t.Errorf("random Recall@5 %.3f > 0.25 with %d documents", got, len(c.Documents))
+	}
+}
+
+// TestNoiseFilterCasesExerciseTheFilter: every noise-filter case with
+// recent tools ranks differently without them — the filter removes at
+// least one document — so the slice measures the filter, not luck.
+func TestNoiseFilterCasesExerciseTheFilter(t *testing.T) {
+	c := loadFixture(t)
+	tree, err := c.WriteTree(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, ids, err := tree.Scan(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := score.NewIndex()
+	rank := func(k *Case, tools []string) map[string]bool {
+		_, r := ix.Rank(score.NewQuery(k.Query, tools), docs)
+		m := map[string]bool{}
+		for _, x := range r {
+			m[ids[x.Doc.ID]] = true
+		}
+		return m
+	}
+	flips := 0
+	for i := range c.Cases {
+		k := &c.Cases[i]
+		if k.Slice != SliceNoiseFilter || len(k.RecentTools) == 0 {
+			continue
+		}
+		with, without := rank(k, k.RecentTools), rank(k, nil)
+		removed := 0
+		for id := range without {
+			if !with[id] {
+				removed++
+			}
+		}
+		if removed == 0 {
+			t.Errorf("case %s: the recent tools %v remove nothing", k.ID, k.RecentTools)
+		}
+		_, unfiltered := ix.Rank(score.NewQuery(k.Query, nil), docs)
+		if len(unfiltered) > 0 && ids[unfiltered[0].Doc.ID] != k.Top {
+			flips++
+		}
+	}
+	if flips < 2 {
+		t.Errorf("only %d noise-filter cases need the filter to get their answer right, want ≥ 2", flips)
 	}
 }
