@@ -18,8 +18,8 @@ type Trace struct {
 	Kept int
 	// Ranked are the lexical matches, best first, with their scores.
 	Ranked []score.Match
-	// Candidates is the size of the selector's candidate set.
-	Candidates int
+	// Candidates is the selector's candidate set, in manifest order.
+	Candidates []*memory.Document
 	// ManifestDocs and ManifestBytes describe the manifest sent to the
 	// selector (zero when no selector ran).
 	ManifestDocs, ManifestBytes int

@@ -1,12 +1,247 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/recall"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
-// runQuery is being written in its own issue; until it lands it says so.
+// The environment variables that configure the model selector. Without
+// MEMRECALL_BASE_URL and MEMRECALL_MODEL the query runs deterministic only.
+const (
+	envBaseURL = "MEMRECALL_BASE_URL"
+	envModel   = "MEMRECALL_MODEL"
+	envAPIKey  = "MEMRECALL_API_KEY"
+)
+
+// shownRanked bounds the ranked list printed; the count says how many more.
+const shownRanked = 20
+
+// runQuery runs one query through the whole recall lifecycle on a real
+// tree and prints what a host would see: the ranked candidates with their
+// scores, the initial (fast or refined) delivery, the manifest, the
+// selector's choice, the tool-result delivery, the injected texts, the
+// telemetry and the timings. The turn it simulates sends its first model
+// request after the initial wait and gets one tool result back once the
+// selector has answered.
 func runQuery(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "memrecall query: not built yet")
-	return 1
+	fs := flag.NewFlagSet("memrecall query", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: memrecall query "TEXT" [--project DIR] [--user DIR] [--qwen] [--tools a,b]
+
+Runs TEXT through the recall lifecycle. The model selector is used when
+MEMRECALL_BASE_URL and MEMRECALL_MODEL (and MEMRECALL_API_KEY if needed) name
+an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
+		fs.PrintDefaults()
+	}
+	dirs := addDirFlags(fs)
+	tools := fs.String("tools", "", "comma-separated `names` of tools the agent used recently (noise filter)")
+	text, err := parseInterleaved(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
+		return 2
+	}
+	roots, err := dirs.roots()
+	if err != nil {
+		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
+		return 1
+	}
+	sel, selName := selectorFromEnv()
+	q := recall.Query{Text: text, RecentTools: splitTools(*tools)}
+	r := runTurn(roots, sel, q)
+	printTurn(stdout, roots, q, selName, r)
+	return 0
+}
+
+// parseInterleaved parses flags that may stand before or after the one
+// positional argument, which the flag package alone does not allow.
+func parseInterleaved(fs *flag.FlagSet, args []string) (string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return "", err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch len(pos) {
+	case 0:
+		return "", fmt.Errorf("missing query text")
+	case 1:
+		if strings.TrimSpace(pos[0]) == "" {
+			return "", fmt.Errorf("empty query text")
+		}
+		return pos[0], nil
+	}
+	return "", fmt.Errorf("one query text expected, got %d arguments (quote the query)", len(pos))
+}
+
+// selectorFromEnv builds the OpenAI-compatible selector from the
+// environment, or returns nil (deterministic only). The name shown is the
+// model's, never the key.
+func selectorFromEnv() (model.Selector, string) {
+	base, name := os.Getenv(envBaseURL), os.Getenv(envModel)
+	if base == "" || name == "" {
+		return nil, ""
+	}
+	return model.OpenAI(model.OpenAIConfig{BaseURL: base, Model: name, APIKey: os.Getenv(envAPIKey)}), name
+}
+
+func splitTools(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// turn is what one simulated turn produced.
+type turn struct {
+	initial, tool recall.Injection
+	trace         recall.Trace
+	events        []telemetry.Event
+	// initialWait is how long Plan.Initial blocked; settleWait how long
+	// the simulated model request lasted before its tool result (until
+	// the selector settled).
+	initialWait, settleWait time.Duration
+}
+
+// runTurn runs one query on a fresh engine: Query, the initial point, a
+// tool result once the selector settled, the end of the turn.
+func runTurn(roots memory.Roots, sel model.Selector, q recall.Query) turn {
+	rec := &telemetry.Recorder{}
+	eng := recall.New(recall.Options{ProjectDir: roots.Project, UserDir: roots.User, Selector: sel, Sink: rec})
+	defer eng.Shutdown()
+
+	ctx := context.Background()
+	var r turn
+	plan := eng.Query(ctx, q)
+	start := time.Now()
+	r.initial = plan.Initial(ctx)
+	r.initialWait = time.Since(start)
+	<-plan.Settled()
+	r.settleWait = time.Since(start)
+	r.tool = plan.ToolResult()
+	plan.End()
+	r.trace = plan.Trace()
+	r.events = rec.Events()
+	return r
+}
+
+func printTurn(w io.Writer, roots memory.Roots, q recall.Query, selName string, r turn) {
+	tr := r.trace
+	fmt.Fprintf(w, "query:   %q\nproject: %s\nuser:    %s\ntools:   %s\n\n",
+		q.Text, orNone(roots.Project), orNone(roots.User), orNone(strings.Join(q.RecentTools, ",")))
+
+	fmt.Fprintf(w, "Ranked: %d lexical matches among %d documents (%d kept by the noise filter); %d candidates for the selector\n",
+		len(tr.Ranked), tr.Scanned, tr.Kept, len(tr.Candidates))
+	if len(tr.Ranked) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  RANK\tSCORE\tSCOPE\tTYPE\tPATH\tTITLE")
+		for i, m := range tr.Ranked[:min(len(tr.Ranked), shownRanked)] {
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\t%s\n", i+1, m.Score, m.Doc.Scope, m.Doc.Type, m.Doc.RelPath, m.Doc.Title)
+		}
+		tw.Flush()
+		if more := len(tr.Ranked) - shownRanked; more > 0 {
+			fmt.Fprintf(w, "  … %d more\n", more)
+		}
+	}
+	fmt.Fprintln(w)
+
+	printDelivery(w, "Initial prompt", r.initial, tr)
+	manifestDocs, manifestBytes := tr.ManifestDocs, tr.ManifestBytes
+	if selName == "" {
+		// No call was made; show the manifest a selector would have got.
+		m := model.BuildManifest(tr.Candidates)
+		manifestDocs, manifestBytes = m.Len(), len(m.Text())
+	}
+	fmt.Fprintf(w, "Manifest: %d documents, %d bytes (limit %d)\n", manifestDocs, manifestBytes, model.MaxManifestBytes)
+	if selName == "" {
+		fmt.Fprintf(w, "Selector: none configured (set %s and %s): deterministic only, the lexical top five\n", envBaseURL, envModel)
+	} else {
+		fmt.Fprintf(w, "Selector: %s → strategy %s, chose %d", selName, tr.Strategy, len(tr.Selected))
+		if tr.ErrKind != model.ErrorNone {
+			fmt.Fprintf(w, " (fallback after %s: %v)", tr.ErrKind, tr.Err)
+		}
+		fmt.Fprintln(w)
+		for _, id := range tr.Selected {
+			fmt.Fprintf(w, "  %s\n", relOf(id, tr))
+		}
+	}
+	printDelivery(w, "Tool result", r.tool, tr)
+	fmt.Fprintln(w)
+
+	for _, s := range []struct {
+		name string
+		inj  recall.Injection
+	}{{"initial prompt", r.initial}, {"tool result", r.tool}} {
+		if s.inj.Empty() {
+			continue
+		}
+		fmt.Fprintf(w, "Injected text (%s, %d bytes):\n%s\n", s.name, len(s.inj.Text), indent(s.inj.Text))
+	}
+
+	fmt.Fprintln(w, "Telemetry:")
+	for _, e := range r.events {
+		fmt.Fprintf(w, "  %s\n", e)
+	}
+	fmt.Fprintf(w, "\nTimings: scan %s, Query→deterministic result %s, initial wait %s, selector %s, Query→settled %s\n",
+		round(tr.Scan), round(tr.Publish), round(r.initialWait), round(tr.Selector), round(tr.Settle))
+}
+
+// printDelivery prints one delivery point's documents.
+func printDelivery(w io.Writer, point string, inj recall.Injection, tr recall.Trace) {
+	if inj.Empty() {
+		fmt.Fprintf(w, "%s: nothing injected\n", point)
+		return
+	}
+	fmt.Fprintf(w, "%s: %d documents (phase %s, strategy %s)\n", point, len(inj.Docs), inj.Phase, inj.Strategy)
+	for _, id := range inj.Docs {
+		fmt.Fprintf(w, "  %s\n", relOf(id, tr))
+	}
+}
+
+// relOf shows a document as scope/relative path, as the manifest does.
+func relOf(id memory.ID, tr recall.Trace) string {
+	for _, d := range tr.Candidates {
+		if d.ID == id {
+			return model.ManifestKey(d)
+		}
+	}
+	for _, m := range tr.Ranked {
+		if m.Doc.ID == id {
+			return model.ManifestKey(m.Doc)
+		}
+	}
+	return string(id)
+}
+
+func indent(s string) string {
+	return "  │ " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  │ ") + "\n"
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Millisecond {
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
 }
