@@ -308,7 +308,7 @@ func (c *Catalog) scan() (Result, error) {
 // visit revalidates or reads one file.
 func (c *Catalog) visit(j *job, buf, crlf []byte, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
-		k, err := c.fsys.stat(j.path, j.follow)
+		k, err := c.fsys.stat(j.path, j.at, j.follow)
 		if err != nil {
 			return outcome{skip: skipForIO(err), skipped: true}, crlf
 		}

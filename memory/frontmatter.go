@@ -74,8 +74,7 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 	var name, title, desc, typ span
 	closed := false
 	for ok {
-		var start int
-		start = pos
+		start := pos
 		line, pos, ok = nextLine(data, pos)
 		if isFence(line) {
 			closed = true

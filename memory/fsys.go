@@ -31,8 +31,9 @@ func (k fileKey) modified() time.Time { return time.Unix(0, k.mtime) }
 // system calls the platform allows; tests inject failures (permission
 // denied as root, files vanishing at a chosen moment) through it.
 type fileSystem interface {
-	// stat returns the key of path, following a final symlink if follow.
-	stat(path string, follow bool) (fileKey, error)
+	// stat returns the key of path (or of at, when its dirfd is not
+	// negative), following a final symlink if follow.
+	stat(path string, at fileAt, follow bool) (fileKey, error)
 	// readPrefix opens path (refusing a final symlink unless follow), reads
 	// up to len(buf) bytes into buf and returns how many, with the open
 	// file's key. It fails with errNotRegular for a non-regular file. at,

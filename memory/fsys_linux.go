@@ -14,11 +14,13 @@ import (
 // open/fstat/read/close is less than half their system calls.
 type osFS struct{}
 
-func (osFS) stat(path string, follow bool) (fileKey, error) {
+func (osFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
 	var st syscall.Stat_t
 	var err error
 	for {
-		if follow {
+		if haveFstatat && at.dirfd >= 0 {
+			err = fstatat(at.dirfd, at.name, &st, follow)
+		} else if follow {
 			err = syscall.Stat(path, &st)
 		} else {
 			err = syscall.Lstat(path, &st)

@@ -15,7 +15,7 @@ import (
 // window) there.
 type osFS struct{}
 
-func (osFS) stat(path string, follow bool) (fileKey, error) {
+func (osFS) stat(path string, _ fileAt, follow bool) (fileKey, error) {
 	var fi fs.FileInfo
 	var err error
 	if follow {

@@ -256,7 +256,7 @@ func TestScanBadInput(t *testing.T) {
 		{
 			name: "FIFO named like a topic",
 			build: func(t *testing.T, r string) {
-				if err := syscall.Mkfifo(filepath.Join(r, "x.md"), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(r, "x.md")); err != nil {
 					t.Skipf("no FIFOs here: %v", err)
 				}
 			},
@@ -401,7 +401,9 @@ type hookFS struct {
 	reads  *atomic.Int64
 }
 
-func (h hookFS) stat(path string, follow bool) (fileKey, error) { return h.inner.stat(path, follow) }
+func (h hookFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
+	return h.inner.stat(path, at, follow)
+}
 
 func (h hookFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
 	if h.before != nil {
@@ -426,7 +428,9 @@ type errFS struct {
 	err   error
 }
 
-func (e errFS) stat(path string, follow bool) (fileKey, error) { return e.inner.stat(path, follow) }
+func (e errFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
+	return e.inner.stat(path, at, follow)
+}
 
 func (e errFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
 	if filepath.Base(path) == e.base {

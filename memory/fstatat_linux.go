@@ -1,0 +1,33 @@
+//go:build linux && (amd64 || arm64)
+
+package memory
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// atSymlinkNoFollow is AT_SYMLINK_NOFOLLOW, the same on every Linux.
+const atSymlinkNoFollow = 0x100
+
+// fstatat stats name relative to the open directory dirfd: the kernel
+// resolves one component instead of the whole absolute path, which is most
+// of a stat's cost on the warm path. Package syscall exports Openat but
+// not Fstatat on these architectures.
+func fstatat(dirfd int, name string, st *syscall.Stat_t, follow bool) error {
+	p, err := syscall.BytePtrFromString(name)
+	if err != nil {
+		return err
+	}
+	flags := atSymlinkNoFollow
+	if follow {
+		flags = 0
+	}
+	_, _, e := syscall.Syscall6(sysFstatat, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(st)), uintptr(flags), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+const haveFstatat = true
