@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,7 +98,7 @@ func Parse(data []byte) (*Corpus, error) {
 	dec.DisallowUnknownFields()
 	var c Corpus
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%w: %w: %w", ErrCorpus, ErrSyntax, err)
+		return nil, fmt.Errorf("%w: %w%s: %w", ErrCorpus, ErrSyntax, where(data, err), err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: %w: data after the corpus object", ErrCorpus, ErrSyntax)
@@ -216,6 +217,26 @@ func (k *Case) validate(i int, docs map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// where locates a JSON decoding error as " at line L, column C" when the
+// decoder reports an offset.
+func where(data []byte, err error) string {
+	var off int64
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	default:
+		return ""
+	}
+	off = min(max(off, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
+	return fmt.Sprintf(" at line %d, column %d", line, col)
 }
 
 // checkID accepts ids that are safe, portable file names once ".md" is

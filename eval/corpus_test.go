@@ -80,9 +80,11 @@ func TestParseErrors(t *testing.T) {
 		says   string // the message must name the problem
 	}{
 		{name: "not json", raw: "{", want: ErrSyntax, says: "malformed JSON"},
+		{name: "syntax error located", raw: "{\n  \"name\": \"x\",\n  \"documents\": [}", want: ErrSyntax, says: "at line 3, column"},
 		{name: "trailing data", raw: `{"name":"x","documents":[],"cases":[]} {}`, want: ErrSyntax, says: "after the corpus"},
 		{name: "unknown field", mutate: func(c map[string]any) { kase(c, 0)["relevent"] = []any{} }, want: ErrSyntax, says: "relevent"},
 		{name: "wrong kind", mutate: func(c map[string]any) { kase(c, 0)["relevant"] = "deploy" }, want: ErrSyntax, says: "relevant"},
+		{name: "wrong kind located", mutate: func(c map[string]any) { doc(c, 0)["modified"] = 5 }, want: ErrSyntax, says: "at line 1, column"},
 		{name: "no documents", mutate: func(c map[string]any) { c["documents"] = []any{} }, want: ErrEmpty, says: "no documents"},
 		{name: "no cases", mutate: func(c map[string]any) { c["cases"] = []any{} }, want: ErrEmpty, says: "no cases"},
 		{name: "empty doc id", mutate: func(c map[string]any) { doc(c, 0)["id"] = "" }, want: ErrBadID, says: "document #1"},
