@@ -9,75 +9,38 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memrecall/memrecall/memory"
 )
 
-// fixturePath is the evaluation's labelled corpus. This test reads it as
+// fixturePath is the evaluation's labelled corpus. These tests read it as
 // data only (score must not import eval) to keep the evidence behind
-// docs/decisions/0200-matching-rule.md reproducible:
+// docs/decisions/0200-matching-rule.md and 0201-tokens.md reproducible:
 //
-//	go test ./score -run MatchingVariants -v
+//	go test ./score -run OnFixture -v
 const fixturePath = "../eval/testdata/fixture.json"
+
+type fixtureCase struct {
+	ID, Slice, Query, Top string
+	Relevant              []string
+	RecentTools           []string `json:"recent_tools"`
+}
 
 type fixture struct {
 	Documents []struct {
 		ID, Scope, Type, Name, Description, Body, Modified string
 	}
-	Cases []struct {
-		ID, Slice, Query, Top string
-		Relevant              []string
-		RecentTools           []string `json:"recent_tools"`
-	}
+	Cases []fixtureCase
+	docs  []*memory.Document
+	ids   map[*memory.Document]string
 }
 
-// variant is one candidate matching rule.
-type variant struct {
-	name      string
-	match     func(q, f string) bool
-	stopwords bool
-}
-
-// rankVariant is RankNaive with the matching rule and the stopword step
-// swapped for the variant's; everything else (noise filter, weights, type
-// boost, window, order) is the shipped code.
-func rankVariant(v variant, text string, tools []string, docs []*memory.Document) []Match {
-	q := NewQuery(text, tools)
-	if !v.stopwords {
-		q.tokens = boundTokens(dedupe(Tokens(text)))
-		for _, t := range memory.Types {
-			q.boost[t] = typeBoost(t, q.tokens)
-		}
-	}
-	var ranked []Match
-	for i, d := range docs {
-		if IsNoise(d, q) {
-			continue
-		}
-		fields := [...][]string{Tokens(d.Title), Tokens(d.Description), Tokens(BodyWindow(d.Body))}
-		weights := [...]int{TitleWeight, DescriptionWeight, BodyWeight}
-		score := 0
-		for _, qt := range q.tokens {
-			for fi, toks := range fields {
-				if slices.ContainsFunc(toks, func(ft string) bool { return v.match(qt, ft) }) {
-					score += weights[fi]
-				}
-			}
-		}
-		if score > 0 {
-			ranked = append(ranked, Match{Doc: d, Score: score + q.typeBoostFor(d.Type), Pos: i})
-		}
-	}
-	sortMatches(ranked)
-	return ranked
-}
-
-type variantFigures struct {
-	recall, top1, enRecall, enTop1, noResult float64
-	nonRelevant                              int
-}
-
-func TestMatchingVariantsOnFixture(t *testing.T) {
+// loadFixture reads the fixture and builds its documents as the scan
+// would: title falling back to the type, trimmed body, project scope
+// first, then by file name.
+func loadFixture(t *testing.T) *fixture {
+	t.Helper()
 	data, err := os.ReadFile(fixturePath)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no evaluation fixture in this checkout")
@@ -89,9 +52,7 @@ func TestMatchingVariantsOnFixture(t *testing.T) {
 	if err := json.Unmarshal(data, &fx); err != nil {
 		t.Fatal(err)
 	}
-	// Documents in scan order: project scope first, then by file name.
-	var docs []*memory.Document
-	ids := map[*memory.Document]string{}
+	fx.ids = map[*memory.Document]string{}
 	for _, fd := range fx.Documents {
 		typ, err := memory.ParseType(fd.Type)
 		if err != nil {
@@ -115,91 +76,194 @@ func TestMatchingVariantsOnFixture(t *testing.T) {
 		}
 		d := &memory.Document{Scope: scope, RelPath: fd.ID + ".md", Type: typ, Title: title,
 			Description: fd.Description, Body: body, Modified: mod}
-		docs = append(docs, d)
-		ids[d] = fd.ID
+		fx.docs = append(fx.docs, d)
+		fx.ids[d] = fd.ID
 	}
-	slices.SortStableFunc(docs, func(a, b *memory.Document) int {
+	slices.SortStableFunc(fx.docs, func(a, b *memory.Document) int {
 		if a.Scope != b.Scope {
 			return int(a.Scope) - int(b.Scope)
 		}
 		return strings.Compare(a.RelPath, b.RelPath)
 	})
+	return &fx
+}
 
-	measure := func(v variant) variantFigures {
-		var f variantFigures
-		var answerable, english, noResult int
-		for _, c := range fx.Cases {
-			if c.Slice == "semantic-no-lexical" {
-				continue
-			}
-			ranked := rankVariant(v, c.Query, c.RecentTools, docs)
-			top := make([]string, 0, 5)
-			for _, m := range ranked[:min(5, len(ranked))] {
-				top = append(top, ids[m.Doc])
-				if !slices.Contains(c.Relevant, ids[m.Doc]) {
-					f.nonRelevant++
-				}
-			}
-			if len(c.Relevant) == 0 {
-				noResult++
-				if len(ranked) == 0 {
-					f.noResult++
-				}
-				continue
-			}
-			hit := 0
-			for _, r := range c.Relevant {
-				if slices.Contains(top, r) {
-					hit++
-				}
-			}
-			recall := float64(hit) / float64(min(len(c.Relevant), 5))
-			want := c.Top
-			first := len(top) > 0 && (top[0] == want || want == "" && slices.Contains(c.Relevant, top[0]))
-			answerable++
-			f.recall += recall
-			if first {
-				f.top1++
-			}
-			if c.Slice == "english" {
-				english++
-				f.enRecall += recall
-				if first {
-					f.enTop1++
+// variant is one candidate matching rule and tokenizer.
+type variant struct {
+	name      string
+	match     func(q, f string) bool
+	stopwords bool
+	tokens    func(string) []string
+}
+
+// rankVariant is RankNaive with the matching rule, the tokenizer and the
+// stopword step swapped for the variant's; everything else (noise filter,
+// weights, type boost, window, order) is the shipped code.
+func rankVariant(v variant, text string, tools []string, docs []*memory.Document) []Match {
+	q := NewQuery(text, tools)
+	toks := v.tokens(text)
+	if v.stopwords {
+		toks = dropStopwords(toks)
+	}
+	q.tokens = boundTokens(dedupe(toks))
+	for _, t := range memory.Types {
+		q.boost[t] = typeBoost(t, q.tokens)
+	}
+	var ranked []Match
+	for i, d := range docs {
+		if IsNoise(d, q) {
+			continue
+		}
+		fields := [...][]string{v.tokens(d.Title), v.tokens(d.Description), v.tokens(BodyWindow(d.Body))}
+		weights := [...]int{TitleWeight, DescriptionWeight, BodyWeight}
+		score := 0
+		for _, qt := range q.tokens {
+			for fi, toks := range fields {
+				if slices.ContainsFunc(toks, func(ft string) bool { return v.match(qt, ft) }) {
+					score += weights[fi]
 				}
 			}
 		}
+		if score > 0 {
+			ranked = append(ranked, Match{Doc: d, Score: score + q.typeBoostFor(d.Type), Pos: i})
+		}
+	}
+	sortMatches(ranked)
+	return ranked
+}
+
+// figures are the evaluation metrics of one variant on a set of cases.
+type figures struct {
+	recall, top1, noResult float64
+	nonRelevant            int
+}
+
+// measure runs the fixture's lexical cases that keep() selects.
+func (fx *fixture) measure(v variant, keep func(fixtureCase) bool) figures {
+	var f figures
+	var answerable, noResult int
+	for _, c := range fx.Cases {
+		if c.Slice == "semantic-no-lexical" || !keep(c) {
+			continue
+		}
+		ranked := rankVariant(v, c.Query, c.RecentTools, fx.docs)
+		top := make([]string, 0, 5)
+		for _, m := range ranked[:min(5, len(ranked))] {
+			top = append(top, fx.ids[m.Doc])
+			if !slices.Contains(c.Relevant, fx.ids[m.Doc]) {
+				f.nonRelevant++
+			}
+		}
+		if len(c.Relevant) == 0 {
+			noResult++
+			if len(ranked) == 0 {
+				f.noResult++
+			}
+			continue
+		}
+		hit := 0
+		for _, r := range c.Relevant {
+			if slices.Contains(top, r) {
+				hit++
+			}
+		}
+		answerable++
+		f.recall += float64(hit) / float64(min(len(c.Relevant), 5))
+		if len(top) > 0 && (top[0] == c.Top || c.Top == "" && slices.Contains(c.Relevant, top[0])) {
+			f.top1++
+		}
+	}
+	if answerable > 0 {
 		f.recall /= float64(answerable)
 		f.top1 /= float64(answerable)
-		f.enRecall /= float64(english)
-		f.enTop1 /= float64(english)
-		f.noResult /= float64(noResult)
-		return f
 	}
+	if noResult > 0 {
+		f.noResult /= float64(noResult)
+	}
+	return f
+}
 
+func all(fixtureCase) bool       { return true }
+func english(c fixtureCase) bool { return c.Slice == "english" }
+func thai(c fixtureCase) bool    { return c.Slice == "thai" }
+
+func TestMatchingVariantsOnFixture(t *testing.T) {
+	fx := loadFixture(t)
 	substring := func(q, f string) bool { return strings.Contains(f, q) }
 	exact := func(q, f string) bool { return q == f }
 	variants := []variant{
-		{"substring (reference)", substring, false},
-		{"substring", substring, true},
-		{"exact token", exact, false},
-		{"exact token", exact, true},
-		{"inflection rule", Matches, false},
-		{"inflection rule (shipped)", Matches, true},
+		{"substring (reference)", substring, false, Tokens},
+		{"substring", substring, true, Tokens},
+		{"exact token", exact, false, Tokens},
+		{"exact token", exact, true, Tokens},
+		{"inflection rule", Matches, false, Tokens},
+		{"inflection rule (shipped)", Matches, true, Tokens},
 	}
-	figures := make([]variantFigures, len(variants))
+	var ref, shipped figures
 	t.Log("| rule | stopwords | lexical R@5 | lexical top-1 | English R@5 | English top-1 | no-result recall | non-relevant in top 5 |")
 	for i, v := range variants {
-		f := measure(v)
-		figures[i] = f
+		f, en := fx.measure(v, all), fx.measure(v, english)
 		t.Logf("| %s | %v | %.3f | %.3f | %.3f | %.3f | %.3f | %d |", v.name, v.stopwords,
-			f.recall, f.top1, f.enRecall, f.enTop1, f.noResult, f.nonRelevant)
+			f.recall, f.top1, en.recall, en.top1, f.noResult, f.nonRelevant)
+		switch i {
+		case 0:
+			ref = f
+		case len(variants) - 1:
+			shipped = f
+		}
 	}
-	ref, shipped := figures[0], figures[len(figures)-1]
-	if shipped.recall < ref.recall || shipped.enRecall < ref.enRecall {
+	if shipped.recall < ref.recall {
 		t.Errorf("the shipped rule loses recall against substring matching: %+v vs %+v", shipped, ref)
 	}
 	if shipped.nonRelevant > ref.nonRelevant || shipped.top1 < ref.top1 {
 		t.Errorf("the shipped rule is less precise than substring matching: %+v vs %+v", shipped, ref)
+	}
+}
+
+// seaTokens is Tokens with the treatment of Thai, Lao, Khmer and Myanmar
+// runs replaced: "run" keeps a whole run of 3+ characters as one token (the
+// reference design), "codepoint" pairs bare code points.
+func seaTokens(mode string) func(string) []string {
+	return func(text string) []string {
+		var out []string
+		for _, t := range Tokens(text) {
+			if r, _ := utf8.DecodeRuneInString(t); classify(r) != classSEA {
+				out = append(out, t)
+			}
+		}
+		for _, run := range strings.FieldsFunc(Normalize(text), func(r rune) bool { return classify(r) != classSEA }) {
+			switch mode {
+			case "run":
+				if utf8.RuneCountInString(run) >= minWordRunes {
+					out = append(out, run)
+				}
+			case "codepoint":
+				emitBigrams(run, func(b string) { out = append(out, b) })
+			}
+		}
+		return out
+	}
+}
+
+func TestSEAVariantsOnFixture(t *testing.T) {
+	fx := loadFixture(t)
+	variants := []variant{
+		{"whole run (reference)", Matches, true, seaTokens("run")},
+		{"code-point bigrams", Matches, true, seaTokens("codepoint")},
+		{"cluster bigrams (shipped)", Matches, true, Tokens},
+	}
+	var res []figures
+	t.Log("| Thai tokens | Thai R@5 | Thai top-1 | Thai no-result recall | non-relevant in top 5 |")
+	for _, v := range variants {
+		f := fx.measure(v, thai)
+		res = append(res, f)
+		t.Logf("| %s | %.3f | %.3f | %.3f | %d |", v.name, f.recall, f.top1, f.noResult, f.nonRelevant)
+	}
+	run, cp, shipped := res[0], res[1], res[2]
+	if shipped.recall <= run.recall {
+		t.Errorf("cluster bigrams find no more than whole runs: %+v vs %+v", shipped, run)
+	}
+	if shipped.recall < cp.recall || shipped.nonRelevant > cp.nonRelevant {
+		t.Errorf("cluster bigrams do worse than code-point bigrams: %+v vs %+v", shipped, cp)
 	}
 }
