@@ -1,10 +1,11 @@
 package fsm
 
 // mutation is a set of deliberate defects. The property suite builds
-// sessions with one switched on (see mutant.go, compiled only with the
+// sessions with one switched on (NewMutantSession, compiled only with the
 // memrecall_mutant build tag) and fails unless its properties catch it.
-// In a normal build nothing can set it.
-type mutation uint8
+// In a normal build nothing can set it, and every check of it is one
+// predictable branch.
+type mutation uint16
 
 const (
 	// mutNoExclusion forgets the surfaced set when picking documents.
@@ -13,8 +14,17 @@ const (
 	mutNoStaleCheck
 	// mutNoFastCap delivers the whole ranking as the fast result.
 	mutNoFastCap
+	// mutNoSelectionCap keeps every selected document, beyond five.
+	mutNoSelectionCap
 	// mutResetKeepsSurfaced keeps the surfaced set across a reset.
 	mutResetKeepsSurfaced
+	// mutTerminalReopens lets plan events act on an ended plan.
+	mutTerminalReopens
+	// mutInitialTwice lets a second initial point deliver again.
+	mutInitialTwice
+	// mutDiscardCountsDocs reports the lost remainder as the document
+	// count of a discard.
+	mutDiscardCountsDocs
 )
 
 func (m mutation) has(x mutation) bool { return m&x != 0 }

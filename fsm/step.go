@@ -31,7 +31,7 @@ func (s *Session) Step(ev Event) Output {
 	if !s.isCurrent(ev.Plan) {
 		return s.dropped()
 	}
-	if !s.cur.state.Open() {
+	if !s.cur.state.Open() && !s.mut.has(mutTerminalReopens) {
 		return s.unchanged()
 	}
 	switch ev.Trigger {
@@ -155,7 +155,11 @@ func (s *Session) selectionFor(ev Event) ([]DocID, telemetry.Strategy) {
 	if ev.Failed {
 		return s.firstDistinct(s.cur.ranking, MaxRelevantDocs, false), telemetry.StrategyHeuristic
 	}
-	sel := s.firstDistinct(ev.Docs, MaxRelevantDocs, false)
+	limit := MaxRelevantDocs
+	if s.mut.has(mutNoSelectionCap) {
+		limit = len(ev.Docs)
+	}
+	sel := s.firstDistinct(ev.Docs, limit, false)
 	if len(sel) == 0 {
 		return nil, telemetry.StrategyNone
 	}
@@ -166,7 +170,7 @@ func (s *Session) selectionFor(ev Event) ([]DocID, telemetry.Strategy) {
 // the initial window (SPEC §5.2), else the fast result (§5.3).
 func (s *Session) reachInitialPoint(at time.Duration) Output {
 	p := &s.cur
-	if p.initialPassed {
+	if p.initialPassed && !s.mut.has(mutInitialTwice) {
 		return s.unchanged()
 	}
 	p.initialPassed = true
@@ -248,6 +252,10 @@ func (s *Session) deliver(at time.Duration, phase telemetry.Phase, point telemet
 // discard ends the open plan without delivery. The discard record is the
 // plan's one terminal outcome, so its phase is always refined.
 func (s *Session) discard(at time.Duration, reason telemetry.DiscardReason) Output {
+	lost := 0
+	if s.mut.has(mutDiscardCountsDocs) {
+		lost = s.remainderLen()
+	}
 	s.cur.state = StateDiscarded
 	out := s.unchanged()
 	out.Closed = s.cur.id
@@ -256,6 +264,7 @@ func (s *Session) discard(at time.Duration, reason telemetry.DiscardReason) Outp
 		Point:    telemetry.PointDiscarded,
 		Reason:   reason,
 		Strategy: s.cur.strategy,
+		Docs:     lost,
 		Latency:  at - s.cur.queryAt,
 	})}
 	return out
