@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -105,36 +106,63 @@ func TestCatalogSeesChanges(t *testing.T) {
 
 // TestCatalogRacyRewrite is the freshness guarantee's hard case: a rewrite
 // of the same size, with the mtime put back, right after a scan read the
-// file. Its stat may be identical (coarse timestamps); the racy window
-// makes the next scan read it anyway.
+// file. On a file system with coarse timestamps and no ctime (simulated:
+// FAT keeps 2 s, no inode) its stat is identical; the racy window makes
+// the next scan read it anyway.
 func TestCatalogRacyRewrite(t *testing.T) {
-	root := t.TempDir()
-	p := filepath.Join(root, "a.md")
-	if err := os.WriteFile(p, []byte(topic("user", "A", "version 1")), 0o644); err != nil {
-		t.Fatal(err)
+	for _, coarse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("coarse=%v", coarse), func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, "a.md")
+			if err := os.WriteFile(p, []byte(topic("user", "A", "version 1")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := NewCatalog(Roots{Project: root})
+			if coarse {
+				c.fsys = coarseFS{c.fsys}
+			}
+			mustScan(t, c)
+			if err := os.WriteFile(p, []byte(topic("user", "A", "version 2")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			second := mustScan(t, c)
+			if second.Docs[0].Body != "version 2" {
+				t.Fatalf("same-size rewrite missed: body %q", second.Docs[0].Body)
+			}
+			// Re-reading a racy file that did not change keeps its pointer.
+			third := mustScan(t, c)
+			if third.Docs[0] != second.Docs[0] {
+				t.Error("racy re-read of an unchanged file replaced its pointer")
+			}
+		})
 	}
-	st, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewCatalog(Roots{Project: root})
-	first := mustScan(t, c)
-	if err := os.WriteFile(p, []byte(topic("user", "A", "version 2")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	second := mustScan(t, c)
-	if second.Docs[0].Body != "version 2" {
-		t.Fatalf("same-size rewrite missed: body %q", second.Docs[0].Body)
-	}
-	// Re-reading a racy file that did not change keeps its pointer.
-	third := mustScan(t, c)
-	if third.Docs[0] != second.Docs[0] {
-		t.Error("racy re-read of an unchanged file replaced its pointer")
-	}
-	_ = first
+}
+
+// coarseFS reports stats the way a FAT volume would: mtime in 2 s steps,
+// no ctime, no inode.
+type coarseFS struct{ inner fileSystem }
+
+func coarsen(k fileKey) fileKey {
+	k.mtime -= k.mtime % int64(2*time.Second)
+	k.ctime, k.ino, k.dev = 0, 0, 0
+	return k
+}
+
+func (c coarseFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
+	k, err := c.inner.stat(path, at, follow)
+	return coarsen(k), err
+}
+
+func (c coarseFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
+	n, k, err := c.inner.readPrefix(path, at, buf, follow)
+	return n, coarsen(k), err
 }
 
 func TestCatalogNotRacyAfterWindow(t *testing.T) {
