@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/score"
 )
 
 // benchTrees caches one generated memory tree per size for the whole test
@@ -200,4 +201,36 @@ func readFloor(b *testing.B, project, user string, workers int) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// BenchmarkColdStages splits the cold figure into its stages on the same
+// trees: the catalog's first scan, a naive ranking (what a cold query
+// uses) and an index build (what the warm-up does meanwhile).
+func BenchmarkColdStages(b *testing.B) {
+	q := score.NewQuery(benchQuery().Text, nil)
+	for _, n := range []int{1000, 10000} {
+		project, user := trees.tree(b, n)
+		roots := memory.Roots{Project: project, User: user}
+		res, err := memory.NewCatalog(roots).Scan(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("topics=%d/scan", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := memory.NewCatalog(roots).Scan(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("topics=%d/rank-naive", n), func(b *testing.B) {
+			for b.Loop() {
+				score.RankNaive(q, res.Docs)
+			}
+		})
+		b.Run(fmt.Sprintf("topics=%d/index-build", n), func(b *testing.B) {
+			for b.Loop() {
+				score.NewIndex().Rank(q, res.Docs)
+			}
+		})
+	}
 }

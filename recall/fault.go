@@ -6,7 +6,7 @@ import (
 )
 
 // fault is a set of deliberate defects. The property suite builds engines
-// with one switched on (NewMutant, compiled only with the memrecall_mutant
+// with one switched on (NewMutant in mutant.go, compiled only with the memrecall_mutant
 // build tag) and fails unless its properties catch it, which shows the
 // properties can fail. In a normal build nothing can set it: New passes 0.
 type fault uint8

@@ -2,46 +2,47 @@
 
 package recall
 
-// Mutant names one deliberate defect of the engine. It exists only in
-// builds with the memrecall_mutant tag, for the property suite's mutation
-// test (props/engine_mutants_test.go): each mutant must make at least one
-// property fail.
-type Mutant uint8
-
-// The mutants.
-const (
-	// MutantStaleSettle applies a replaced plan's late settle to the
-	// current plan.
-	MutantStaleSettle Mutant = Mutant(faultStaleSettle)
-	// MutantExtraDoc renders one document more than the fsm delivered.
-	MutantExtraDoc Mutant = Mutant(faultExtraDoc)
-	// MutantRepeatFast re-injects the fast documents in the refined
-	// delivery.
-	MutantRepeatFast Mutant = Mutant(faultRepeatFast)
-	// MutantIgnoreCeiling makes Initial wait for the selector past the
-	// ceiling.
-	MutantIgnoreCeiling Mutant = Mutant(faultIgnoreCeiling)
+import (
+	"errors"
+	"fmt"
+	"slices"
 )
 
-// Mutants lists every mutant.
-func Mutants() []Mutant {
-	return []Mutant{MutantStaleSettle, MutantExtraDoc, MutantRepeatFast, MutantIgnoreCeiling}
-}
+// ErrUnknownMutant is returned by NewMutant for a name not in Mutants.
+var ErrUnknownMutant = errors.New("recall: unknown mutant")
 
-// String names the mutant.
-func (m Mutant) String() string {
-	switch m {
-	case MutantStaleSettle:
-		return "stale_settle"
-	case MutantExtraDoc:
-		return "extra_doc"
-	case MutantRepeatFast:
-		return "repeat_fast"
-	case MutantIgnoreCeiling:
-		return "ignore_ceiling"
+// mutants names the engine's deliberate defects for the property suite's
+// mutation test (props/engine_mutants_test.go): each must make a property
+// of the engine suite fail. They exist only in builds with the
+// memrecall_mutant tag.
+func mutants() map[string]fault {
+	return map[string]fault{
+		"stale_settle":   faultStaleSettle,
+		"extra_doc":      faultExtraDoc,
+		"repeat_fast":    faultRepeatFast,
+		"ignore_ceiling": faultIgnoreCeiling,
 	}
-	return "mutant"
 }
 
-// NewMutant is New with the defect m switched on.
-func NewMutant(opts Options, m Mutant) *Engine { return newEngine(opts, fault(m)) }
+// Mutants lists the mutant names, sorted.
+func Mutants() []string {
+	var names []string
+	for n := range mutants() {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// NewMutant is New with the named defect switched on; the empty name gives
+// a correct engine.
+func NewMutant(opts Options, name string) (*Engine, error) {
+	if name == "" {
+		return New(opts), nil
+	}
+	f, ok := mutants()[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownMutant, name)
+	}
+	return newEngine(opts, f), nil
+}

@@ -122,6 +122,13 @@ func (p *Plan) close() {
 // ctx bounds only this wait. If it ends first the host has given up on the
 // request, so the plan is aborted and nothing is delivered.
 func (p *Plan) Initial(ctx context.Context) Injection {
+	if ctx.Err() != nil {
+		// Checked first: select picks at random among ready cases, and a
+		// host that has already given up must not get a delivery.
+		p.Abort()
+		p.refresh()
+		return Injection{}
+	}
 	timer := time.NewTimer(initialCeiling)
 	defer timer.Stop()
 	published, expired := p.published, timer.C
