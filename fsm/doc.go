@@ -8,8 +8,9 @@
 // # Plans and states
 //
 // Each user query starts a plan. A plan is pending, then possibly
-// fast-delivered, and ends refined-delivered or discarded (Table is the
-// declared transition table; Graph and Mermaid draw it). Only the latest
+// fast-delivered, and ends refined-delivered or discarded. The transition
+// table in table.go declares the lifecycle on qmuntal/stateless; DOT and
+// Mermaid draw it, and a test proves Step agrees with it. Only the latest
 // plan is current: events naming any other plan are dropped, which is how
 // a late selector answer of an old query never reaches the new one.
 //
