@@ -38,8 +38,12 @@ type Output struct {
 // is fast; no document in Docs was surfaced before in the session since
 // the last reset.
 type Delivery struct {
-	Phase    telemetry.Phase
-	Point    telemetry.DeliveryPoint
+	// Phase is fast for the deterministic top two, refined otherwise.
+	Phase telemetry.Phase
+	// Point is initial or tool_result, the prompt being built.
+	Point telemetry.DeliveryPoint
+	// Strategy is heuristic for fast and for a failed selector, model for
+	// the selector's answer.
 	Strategy telemetry.Strategy
 	// Docs are the documents to inject, in prompt order.
 	Docs []DocID
