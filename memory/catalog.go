@@ -147,6 +147,9 @@ func NewCatalog(roots Roots, opts ...Option) *Catalog {
 	return c
 }
 
+// Roots returns the roots the catalog reads.
+func (c *Catalog) Roots() Roots { return c.roots }
+
 // Scan revalidates the tree and returns its documents. Only new and
 // changed files are read. If a scan is already running (a Warm, or
 // another caller's Scan) it waits for that scan instead of starting a
