@@ -89,9 +89,10 @@ type DeliveryRow struct {
 	// Duplicates counts documents injected more than once in a session,
 	// over the one-turn sessions and the conversation runs.
 	Duplicates int `json:"duplicates"`
-	// CrossQuery counts documents injected in a turn that were neither
-	// ranked nor selected for that turn's query (a result that crossed a
-	// query boundary). Measured on the engine only.
+	// CrossQuery counts documents injected in a turn that its own plan
+	// cannot account for — in the first request, neither ranked nor
+	// selected for the turn's query; at a tool result, not selected for
+	// it: a result that crossed a query boundary.
 	CrossQuery int `json:"cross_query"`
 }
 
@@ -108,10 +109,15 @@ type DeliveryOptions struct {
 	// distorts the timings (and the run takes seconds).
 	Engine bool
 	// Conversations runs each scenario additionally as one conversation
-	// (every case a turn of one session, userGap apart), which is where
-	// a late result could cross into the next query or a document could
-	// come back.
+	// (every case a turn of one session, userGap apart, turn kinds
+	// alternating from the scenario's), which is where a late result could
+	// cross into the next query or a document could come back.
 	Conversations bool
+
+	// start builds the engines of an Engine run; nil is recall.New. The
+	// mutation test swaps in deliberately broken engines to show the
+	// delivery gates catch them.
+	start func(recall.Options) *recall.Engine
 }
 
 // caseInputs is what the engine decided for a case before any timing
@@ -215,9 +221,8 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) (*Deliver
 	res := &DeliveryResult{Reach: manifestReach(cases, inputs)}
 
 	type played struct {
-		mine, base         []turnResult
-		convDup, convCross int // memrecall conversation
-		baseConvDup        int
+		mine, base     []turnResult
+		conv, baseConv []turnResult // the conversations, if run
 	}
 	runs := make(map[scenario]*played)
 	var wg sync.WaitGroup
@@ -225,25 +230,25 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) (*Deliver
 		pl := &played{mine: make([]turnResult, len(cases)), base: make([]turnResult, len(cases))}
 		runs[sc] = pl
 		for i, k := range cases {
-			pl.base[i] = replayTurn(fsm.NewSession(), 0, false, inputs[i], sc)
+			pl.base[i] = replaySession(false, inputs[i:i+1], sc, false)[0]
 			if !opts.Engine {
-				pl.mine[i] = replayTurn(fsm.NewSession(), 0, true, inputs[i], sc)
+				pl.mine[i] = replaySession(true, inputs[i:i+1], sc, false)[0]
 				continue
 			}
 			wg.Go(func() {
 				o := newOracle(ids, []*Case{k})
-				eng := newEngine(tree, o, sc.latency)
+				eng := newEngine(opts.start, tree, o, sc.latency)
 				defer eng.Shutdown()
 				time.Sleep(warmWait)
 				pl.mine[i] = runTurn(ctx, eng, ids, k, sc.turn)
 			})
 		}
 		if opts.Conversations {
-			pl.baseConvDup = replayConversation(false, inputs, sc)
+			pl.baseConv = replaySession(false, inputs, sc, true)
 			if opts.Engine {
-				wg.Go(func() { pl.convDup, pl.convCross = runConversation(ctx, tree, ids, cases, sc) })
+				wg.Go(func() { pl.conv = runConversation(ctx, opts.start, tree, ids, cases, sc) })
 			} else {
-				pl.convDup = replayConversation(true, inputs, sc)
+				pl.conv = replaySession(true, inputs, sc, true)
 			}
 		}
 	}
@@ -252,17 +257,31 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) (*Deliver
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 
+	res.transcripts = map[string][]string{}
 	for _, design := range []string{DesignZeroWait, DesignMemrecall} {
 		for _, sc := range scenarios() {
 			pl := runs[sc]
-			turns, dup, cross := pl.mine, pl.convDup, pl.convCross
+			turns, conv := pl.mine, pl.conv
 			if design == DesignZeroWait {
-				turns, dup, cross = pl.base, pl.baseConvDup, 0
+				turns, conv = pl.base, pl.baseConv
 			}
-			res.Rows = append(res.Rows, deliveryRow(design, sc, cases, turns, dup, cross))
+			dup, cross := conversationCounts(conv)
+			row := deliveryRow(design, sc, cases, turns, dup, cross)
+			res.Rows = append(res.Rows, row)
+			res.transcripts[fmt.Sprintf("%s %s %d ms", design, sc.turn, row.SelectorMS)] = transcript(cases, conv)
 		}
 	}
 	return res, nil
+}
+
+// transcript renders what each turn of a conversation injected, one line
+// per turn, so two runs can be compared line by line.
+func transcript(cases []*Case, turns []turnResult) []string {
+	out := make([]string, len(turns))
+	for i, tr := range turns {
+		out[i] = fmt.Sprintf("%s: initial %v, tool results %v", cases[i].ID, tr.initial, tr.later)
+	}
+	return out
 }
 
 // DeliveryResult is what RunDelivery measured.
@@ -272,6 +291,10 @@ type DeliveryResult struct {
 	// Reach holds, per slice, how much of the relevant documents reached
 	// the selector's manifest.
 	Reach []ReachRow
+
+	// transcripts hold, per design and scenario, what each turn of the
+	// conversation injected (empty without Conversations).
+	transcripts map[string][]string
 }
 
 // ReachRow says how many of a slice's relevant documents the engine put in
@@ -344,7 +367,7 @@ func deliveryRow(design string, sc scenario, cases []*Case, turns []turnResult, 
 // the previous plan — the cases stay independent.
 func collectInputs(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case) ([]caseInputs, error) {
 	o := newOracle(ids, cases)
-	eng := newEngine(tree, o, 0)
+	eng := newEngine(nil, tree, o, 0)
 	defer eng.Shutdown()
 	out := make([]caseInputs, len(cases))
 	for i, k := range cases {
@@ -424,9 +447,13 @@ func (o *oracle) answer(k *Case) []string {
 	return o.answers[caseKey(k.Query, k.RecentTools)]
 }
 
-// newEngine starts an engine on tree with the oracle behind the latency.
-func newEngine(tree *Tree, o *oracle, latency time.Duration) *recall.Engine {
-	return recall.New(recall.Options{
+// newEngine starts an engine on tree with the oracle behind the latency,
+// with start (recall.New when nil).
+func newEngine(start func(recall.Options) *recall.Engine, tree *Tree, o *oracle, latency time.Duration) *recall.Engine {
+	if start == nil {
+		start = recall.New
+	}
+	return start(recall.Options{
 		ProjectDir: tree.Roots.Project,
 		UserDir:    tree.Roots.User,
 		Selector:   o.selector(latency),
@@ -447,113 +474,159 @@ func runTurn(ctx context.Context, eng *recall.Engine, ids map[memory.ID]string, 
 	}
 	time.Sleep(modelStep)
 	plan.End()
-	tr.crossed = crossed(plan.Trace(), ids, append(slices.Clone(tr.initial), tr.later...))
+	tr.crossed = crossed(plan.Trace(), ids, tr)
 	return tr
 }
 
-// crossed counts delivered documents that the plan neither ranked nor
-// had selected: documents that can only have come from another query.
-func crossed(t recall.Trace, ids map[memory.ID]string, delivered []string) int {
-	own := map[string]bool{}
+// crossed counts delivered documents that cannot have come from the
+// turn's own plan: a first-request document the plan neither ranked nor
+// had selected, or a tool-result document outside its selection (the
+// oracle never fails, so no heuristic fallback stands in for it).
+func crossed(t recall.Trace, ids map[memory.ID]string, tr turnResult) int {
+	in := caseInputs{}
 	for _, m := range t.Ranked {
-		own[ids[m.Doc.ID]] = true
+		in.ranking = append(in.ranking, ids[m.Doc.ID])
 	}
 	for _, id := range t.Selected {
-		own[ids[id]] = true
+		in.selection = append(in.selection, ids[id])
 	}
+	return crossedIDs(in, tr)
+}
+
+// runConversation plays cases as consecutive turns of one session on the
+// engine and returns what each turn injected.
+func runConversation(ctx context.Context, start func(recall.Options) *recall.Engine, tree *Tree, ids map[memory.ID]string, cases []*Case, sc scenario) []turnResult {
+	o := newOracle(ids, cases)
+	eng := newEngine(start, tree, o, sc.latency)
+	defer eng.Shutdown()
+	time.Sleep(warmWait)
+	out := make([]turnResult, len(cases))
+	for i, k := range cases {
+		out[i] = runTurn(ctx, eng, ids, k, turnKind(sc.turn, i, true))
+		time.Sleep(userGap)
+	}
+	return out
+}
+
+// replaySession plays the cases as consecutive turns of one session on
+// the lifecycle core, at the event times of the chosen design, and returns
+// what the host injected in each turn. Turns follow each other userGap
+// apart; every event of every turn is stepped in time order, so a settle
+// that comes after its turn ended lands while the next query is open, as
+// a late result would — the core must drop it.
+//
+// memrecall: the deterministic result is published at once (the engine
+// publishes a warm ranking in well under a millisecond, and at fake time
+// zero under synctest), so the initial wait ends there, with the fast
+// delivery. zero-wait: the first request is built at the query's start,
+// before any result exists, so there is nothing fast to deliver. Both then
+// see the settle after the latency and the turn's tool-result points and
+// end.
+func replaySession(memrecall bool, inputs []caseInputs, sc scenario, alternate bool) []turnResult {
+	type step struct {
+		at   time.Duration
+		turn int
+		ev   func(fsm.PlanID) fsm.Event
+		to   int // 0: nothing to collect, 1: initial, 2: later
+	}
+	var steps []step
+	t0 := time.Duration(0)
+	for i, in := range inputs {
+		at := t0
+		ranking, selection := docIDs(in.ranking), docIDs(in.selection)
+		if memrecall {
+			steps = append(steps, step{at, i, func(p fsm.PlanID) fsm.Event { return fsm.DeterministicPublished(p, at, ranking, 0, 0) }, 0})
+		}
+		steps = append(steps,
+			step{at, i, func(p fsm.PlanID) fsm.Event { return fsm.InitialPoint(p, at) }, 1},
+			step{at + sc.latency, i, func(p fsm.PlanID) fsm.Event {
+				return fsm.SelectorSettled(p, at+sc.latency, sc.latency, selection)
+			}, 0})
+		end := at
+		if turnKind(sc.turn, i, alternate) == TurnToolUsing {
+			for range toolCalls {
+				end += modelStep + toolRun
+				point := end
+				steps = append(steps, step{point, i, func(p fsm.PlanID) fsm.Event { return fsm.ToolResultPoint(p, point) }, 2})
+			}
+		}
+		end += modelStep
+		steps = append(steps, step{end, i, func(p fsm.PlanID) fsm.Event { return fsm.TurnEnded(p, end) }, 0})
+		t0 = end + userGap
+	}
+	// Stable: at equal times the host's order above stands.
+	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.at, b.at) })
+
+	s := fsm.NewSession()
+	plans := make([]fsm.PlanID, len(inputs))
+	started := 0
+	out := make([]turnResult, len(inputs))
+	for _, st := range steps {
+		for started <= st.turn {
+			// A turn's query starts at its first event; starting it
+			// discards the previous plan (new_query).
+			plans[started] = s.Step(fsm.QueryStarted(st.at)).Plan
+			started++
+		}
+		o := s.Step(st.ev(plans[st.turn]))
+		for _, d := range o.Deliver.Docs {
+			switch st.to {
+			case 1:
+				out[st.turn].initial = append(out[st.turn].initial, string(d))
+			case 2:
+				out[st.turn].later = append(out[st.turn].later, string(d))
+			}
+		}
+	}
+	for i, in := range inputs {
+		out[i].crossed = crossedIDs(in, out[i])
+	}
+	return out
+}
+
+// turnKind is the kind of the i-th turn of a session: first throughout,
+// or alternating between the two kinds starting with first. Alternation is
+// what gives a slow selector of a short tool-free turn the chance to
+// settle while the next, tool-using turn is open — the moment a result
+// could cross a query boundary.
+func turnKind(first string, i int, alternate bool) string {
+	if !alternate || i%2 == 0 {
+		return first
+	}
+	if first == TurnToolFree {
+		return TurnToolUsing
+	}
+	return TurnToolFree
+}
+
+// crossedIDs counts the documents of tr that in cannot account for: in
+// the first request, documents neither ranked nor selected; at tool
+// results, documents not selected.
+func crossedIDs(in caseInputs, tr turnResult) int {
 	n := 0
-	for _, id := range delivered {
-		if !own[id] {
+	for _, id := range tr.initial {
+		if !slices.Contains(in.ranking, id) && !slices.Contains(in.selection, id) {
+			n++
+		}
+	}
+	for _, id := range tr.later {
+		if !slices.Contains(in.selection, id) {
 			n++
 		}
 	}
 	return n
 }
 
-// runConversation plays cases as consecutive turns of one session and
-// returns the documents injected more than once and the cross-query
-// deliveries.
-func runConversation(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case, sc scenario) (dup, cross int) {
-	o := newOracle(ids, cases)
-	eng := newEngine(tree, o, sc.latency)
-	defer eng.Shutdown()
-	time.Sleep(warmWait)
+// conversationCounts returns the duplicate and cross-query deliveries of
+// a conversation's turns (none without a conversation).
+func conversationCounts(turns []turnResult) (dup, cross int) {
 	var all []string
-	for _, k := range cases {
-		tr := runTurn(ctx, eng, ids, k, sc.turn)
+	for _, tr := range turns {
 		all = append(all, tr.initial...)
 		all = append(all, tr.later...)
 		cross += tr.crossed
-		time.Sleep(userGap)
 	}
 	return duplicates(all), cross
-}
-
-// replayTurn steps one turn into s, starting at t0, with the event times
-// of the chosen design, and returns what the host injected and when the
-// turn ended. memrecall: the deterministic result is published at once
-// (the engine publishes a warm ranking in well under a millisecond, and at
-// fake time zero under synctest), so the initial wait ends there, with the
-// fast delivery; zero-wait: the first request is built at t0, before the
-// result exists, so there is nothing fast to deliver. Both then see the
-// settle after the latency and the turn's tool-result points and end.
-func replayTurn(s *fsm.Session, t0 time.Duration, memrecall bool, in caseInputs, sc scenario) turnResult {
-	tr, _ := replayTurnAt(s, t0, memrecall, in, sc)
-	return tr
-}
-
-func replayTurnAt(s *fsm.Session, t0 time.Duration, memrecall bool, in caseInputs, sc scenario) (turnResult, time.Duration) {
-	var tr turnResult
-	plan := s.Step(fsm.QueryStarted(t0)).Plan
-	type step struct {
-		at time.Duration
-		ev fsm.Event
-		to *[]string
-	}
-	var steps []step
-	if memrecall {
-		steps = append(steps, step{t0, fsm.DeterministicPublished(plan, t0, docIDs(in.ranking), 0, 0), nil})
-	}
-	steps = append(steps,
-		step{t0, fsm.InitialPoint(plan, t0), &tr.initial},
-		step{t0 + sc.latency, fsm.SelectorSettled(plan, t0+sc.latency, sc.latency, docIDs(in.selection)), nil})
-	end := t0
-	if sc.turn == TurnToolUsing {
-		for i := range toolCalls {
-			end = t0 + time.Duration(i+1)*(modelStep+toolRun)
-			steps = append(steps, step{end, fsm.ToolResultPoint(plan, end), &tr.later})
-		}
-	}
-	end += modelStep
-	steps = append(steps, step{end, fsm.TurnEnded(plan, end), nil})
-	// Stable: at equal times the host's order above stands.
-	slices.SortStableFunc(steps, func(a, b step) int { return cmp.Compare(a.at, b.at) })
-	for _, st := range steps {
-		out := s.Step(st.ev)
-		if st.to != nil {
-			for _, d := range out.Deliver.Docs {
-				*st.to = append(*st.to, string(d))
-			}
-		}
-	}
-	return tr, end
-}
-
-// replayConversation replays every case as consecutive turns of one
-// session and returns the documents injected more than once. A settle
-// that falls after its turn ended is stepped into the session anyway, as
-// a late result would arrive; the core must drop it.
-func replayConversation(memrecall bool, inputs []caseInputs, sc scenario) int {
-	s := fsm.NewSession()
-	var all []string
-	at := time.Duration(0)
-	for i := range inputs {
-		tr, end := replayTurnAt(s, at, memrecall, inputs[i], sc)
-		all = append(all, tr.initial...)
-		all = append(all, tr.later...)
-		at = end + userGap
-	}
-	return duplicates(all)
 }
 
 func docIDs(ids []string) []fsm.DocID {

@@ -31,8 +31,14 @@ func TestDeliveryEngineMatchesReplay(t *testing.T) {
 			t.Fatalf("engine: %v", err)
 		}
 	})
-	if d := cmp.Diff(replay, engine); d != "" {
+	if d := cmp.Diff(replay.Rows, engine.Rows); d != "" {
 		t.Errorf("engine rows differ from the replay (-replay +engine):\n%s", d)
+	}
+	if d := cmp.Diff(replay.Reach, engine.Reach); d != "" {
+		t.Errorf("engine manifest reach differs from the replay (-replay +engine):\n%s", d)
+	}
+	if d := cmp.Diff(replay.transcripts, engine.transcripts); d != "" {
+		t.Errorf("engine conversations differ from the replay (-replay +engine):\n%s", d)
 	}
 	checkDeliveryRows(t, engine.Rows)
 }

@@ -1,0 +1,58 @@
+//go:build memrecall_mutant
+
+package eval
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memrecall/memrecall/recall"
+)
+
+// TestDeliveryCatchesMutants: each deliberately broken engine makes the
+// delivery evaluation fail — its rows differ from the replay, or it
+// counts duplicate or cross-query deliveries — so the delivery gates can
+// fail. Run with: go test -tags memrecall_mutant -run Mutants ./eval/
+func TestDeliveryCatchesMutants(t *testing.T) {
+	c := loadFixture(t)
+	opts := DeliveryOptions{MaxCases: engineCases, Conversations: true}
+	replay, err := RunDelivery(context.Background(), c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range recall.Mutants() {
+		t.Run(m, func(t *testing.T) {
+			var got *DeliveryResult
+			synctest.Test(t, func(t *testing.T) {
+				o := opts
+				o.Engine = true
+				o.start = func(opts recall.Options) *recall.Engine {
+					eng, err := recall.NewMutant(opts, m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return eng
+				}
+				var err error
+				got, err = RunDelivery(context.Background(), c, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+			})
+			bad := 0
+			for _, r := range got.Rows {
+				bad += r.Duplicates + r.CrossQuery
+			}
+			rows := cmp.Diff(replay.Rows, got.Rows) != ""
+			conv := cmp.Diff(replay.transcripts, got.transcripts) != ""
+			if !rows && !conv && bad == 0 {
+				t.Errorf("mutant %s passes the delivery evaluation", m)
+			} else {
+				t.Logf("caught: %d duplicate or cross-query deliveries; rows differ: %v; conversations differ: %v", bad, rows, conv)
+			}
+		})
+	}
+}
