@@ -48,9 +48,9 @@ func SelectorLatencies() []time.Duration {
 // The host's turn, timed from the moment the first model request is sent
 // (after the initial wait): each model step takes modelStep, each tool
 // toolRun. A tool-using turn thus reaches tool-result points at 1.2 s and
-// 2.4 s and ends at 3.4 s; a tool-free turn ends at 1 s. The values sit
-// far from every selector latency, so a wall-clock run on a busy machine
-// decides every scenario as the fake clock does.
+// 2.4 s and ends at 3.4 s; a tool-free turn ends at 1 s. Every boundary
+// sits at least 200 ms from every selector latency, so no scenario hangs on
+// the order of two events at the same instant.
 const (
 	modelStep = 1000 * time.Millisecond
 	toolRun   = 200 * time.Millisecond
