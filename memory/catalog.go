@@ -99,22 +99,25 @@ type Catalog struct {
 
 	// Only the goroutine running a scan touches these; scans never
 	// overlap (inflight).
-	cache   map[cacheKey]*entry
+	cache   scopeCache
 	gen     uint64
 	prev    []*Document // the last sorted result, reused when nothing changed
 	scratch [][]byte
 }
 
-// cacheKey names a file in one scope: the two roots may overlap (a user
-// root inside a project root), and each scope has its own documents.
-type cacheKey struct {
-	scope Scope
-	path  string
-}
+// scopeCache holds the entries of each scope by absolute path: the two
+// roots may overlap (a user root inside a project root), and each scope
+// has its own documents. Keying by a plain string lets the walk look a
+// file up from a reused byte buffer without allocating its path.
+type scopeCache [2]map[string]*entry
+
+func (sc *scopeCache) len() int { return len(sc[0]) + len(sc[1]) }
 
 // entry is the catalog's record of one file. Invariant: exactly one of
 // doc and skip-with-skipped is meaningful: doc != nil, or skipped is true.
 type entry struct {
+	path    string // the job's path and rel, reused by the next walk
+	rel     string
 	key     fileKey
 	doc     *Document
 	skip    SkipReason
@@ -139,7 +142,7 @@ func NewCatalog(roots Roots, opts ...Option) *Catalog {
 		fsys:       osFS{},
 		racyWindow: defaultRacyWindow,
 		now:        time.Now,
-		cache:      map[cacheKey]*entry{},
+		cache:      scopeCache{{}, {}},
 	}
 	for _, o := range opts {
 		o(c)
@@ -271,13 +274,13 @@ func (c *Catalog) scan() (Result, error) {
 		e := j.old
 		if e == nil {
 			e = &entry{}
-			c.cache[cacheKey{j.scope, j.path}] = e
+			c.cache[j.scope][j.path] = e
 			changed = true
 		}
 		if e.doc != o.doc || e.skipped != o.skipped {
 			changed = true
 		}
-		*e = entry{key: o.key, doc: o.doc, skip: o.skip, skipped: o.skipped, racy: o.racy, gen: c.gen}
+		*e = entry{path: j.path, rel: j.rel, key: o.key, doc: o.doc, skip: o.skip, skipped: o.skipped, racy: o.racy, gen: c.gen}
 		if o.read {
 			res.Stats.Read++
 		} else {
@@ -289,11 +292,13 @@ func (c *Catalog) scan() (Result, error) {
 		}
 		docs = append(docs, o.doc)
 	}
-	if len(c.cache) != len(w.jobs) {
-		for p, e := range c.cache {
-			if e.gen != c.gen {
-				delete(c.cache, p)
-				changed = true
+	if c.cache.len() != len(w.jobs) {
+		for _, m := range c.cache {
+			for p, e := range m {
+				if e.gen != c.gen {
+					delete(m, p)
+					changed = true
+				}
 			}
 		}
 	}

@@ -15,9 +15,18 @@ const atSymlinkNoFollow = 0x100
 // of a stat's cost on the warm path. Package syscall exports Openat but
 // not Fstatat on these architectures.
 func fstatat(dirfd int, name string, st *syscall.Stat_t, follow bool) error {
-	p, err := syscall.BytePtrFromString(name)
-	if err != nil {
-		return err
+	// The NUL-terminated name goes in a stack buffer: this runs once per
+	// file on every warm scan, and BytePtrFromString would allocate.
+	var nameBuf [256]byte
+	var p *byte
+	if len(name) < len(nameBuf) {
+		copy(nameBuf[:], name)
+		p = &nameBuf[0]
+	} else {
+		var err error
+		if p, err = syscall.BytePtrFromString(name); err != nil {
+			return err
+		}
 	}
 	flags := atSymlinkNoFollow
 	if follow {

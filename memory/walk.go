@@ -28,7 +28,8 @@ type job struct {
 // stat is needed to walk), and one goroutine keeps the visited set simple.
 type walker struct {
 	fsys    fileSystem
-	cache   map[cacheKey]*entry
+	cache   scopeCache
+	keybuf  []byte // builds a path for a cache lookup without allocating
 	jobs    []job
 	skipped SkipCounts
 	dirs    int
@@ -129,20 +130,23 @@ func (w *walker) walkDir(dir, rel, realDir, realRoot string, scope Scope, visite
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
+		t := e.Type()
+		if t.IsRegular() {
+			if isTopic(name) {
+				w.addFile(dir, rel, name, scope, dirfd)
+			}
+			continue
+		}
 		path := dir + string(filepath.Separator) + name
 		erel := name
 		if rel != "" {
 			erel = rel + "/" + name
 		}
-		switch t := e.Type(); {
+		switch {
 		case t.IsDir():
 			sub := realDir + string(filepath.Separator) + name
 			visited[sub] = true
 			w.walkDir(path, erel, sub, realRoot, scope, visited)
-		case t.IsRegular():
-			if isTopic(name) {
-				w.add(job{path: path, rel: erel, scope: scope, at: fileAt{dirfd, name}})
-			}
 		case t&fs.ModeSymlink != 0:
 			w.symlink(path, erel, name, realDir, realRoot, scope, visited)
 		default:
@@ -216,8 +220,24 @@ func (w *walker) symlink(path, rel, name, realDir, realRoot string, scope Scope,
 	}
 }
 
+// addFile queues a regular topic file. A file the catalog knows reuses the
+// path strings of its entry, so an unchanged tree costs no allocation here.
+func (w *walker) addFile(dir, rel, name string, scope Scope, dirfd int) {
+	w.keybuf = append(append(append(w.keybuf[:0], dir...), filepath.Separator), name...)
+	at := fileAt{dirfd, name}
+	if e := w.cache[scope][string(w.keybuf)]; e != nil {
+		w.jobs = append(w.jobs, job{path: e.path, rel: e.rel, scope: scope, at: at, old: e})
+		return
+	}
+	erel := name
+	if rel != "" {
+		erel = rel + "/" + name
+	}
+	w.jobs = append(w.jobs, job{path: string(w.keybuf), rel: erel, scope: scope, at: at})
+}
+
 func (w *walker) add(j job) {
-	j.old = w.cache[cacheKey{j.scope, j.path}]
+	j.old = w.cache[j.scope][j.path]
 	w.jobs = append(w.jobs, j)
 }
 
