@@ -10,10 +10,6 @@ import (
 	"github.com/memrecall/memrecall/recall"
 )
 
-// engineMutantEnv names the engine mutant a memrecall_mutant build of the
-// suite runs against; empty means the correct engine.
-const engineMutantEnv = "MEMRECALL_ENGINE_MUTANT"
-
 func newSuiteEngine(opts recall.Options) (*recall.Engine, error) {
 	return recall.NewMutant(opts, os.Getenv(engineMutantEnv))
 }

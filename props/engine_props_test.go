@@ -974,6 +974,9 @@ func (h *engineHarness) close(t *rapid.T) {
 	for _, p := range h.plans {
 		p.cancel()
 	}
+	if t.Failed() {
+		return // an action failed: its report is the one that matters
+	}
 	h.checkTelemetry(t, 0, "final shutdown")
 	h.checkInvariants(t)
 	terminal, counted, selections := 0, 0, 0
