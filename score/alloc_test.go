@@ -32,13 +32,22 @@ func TestRankAllocsIndependentOfBodyLength(t *testing.T) {
 }
 
 // TestPrepareAllocsBoundedByWindow: text past the body window is never
-// tokenised, so preparing a huge body costs what preparing its window does.
+// tokenised, so indexing or directly scoring a huge body costs what its
+// window does.
 func TestPrepareAllocsBoundedByWindow(t *testing.T) {
 	unit := "alpha beta gamma delta "
 	window := strings.Repeat(unit, memory.BodyWindow/len(unit)+1)
+	q := NewQuery("gamma", nil)
 	allocs := func(body string) float64 {
 		d := doc("a", memory.TypeProject, "t", "d", body, 0)
-		return testing.AllocsPerRun(10, func() { prepare(d) })
+		ix := NewIndex()
+		ix.Warm([]*memory.Document{doc("b", memory.TypeProject, "alpha beta gamma delta", "", "", 0)})
+		direct := testing.AllocsPerRun(10, func() { ix.scoreDirect(&q, d) })
+		indexed := testing.AllocsPerRun(10, func() {
+			ix.add(d)
+			delete(ix.entries, d)
+		})
+		return direct*1000 + indexed
 	}
 	atWindow, huge := allocs(window), allocs(window+strings.Repeat(unit, 20000))
 	if atWindow != huge {

@@ -2,6 +2,7 @@ package score
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/memrecall/memrecall/memory"
@@ -15,32 +16,78 @@ import (
 // same pointer for an unchanged file, so a document is tokenised once per
 // version. Documents absent from the latest Rank call are evicted.
 //
-// An Index is safe for concurrent use; calls to Rank are serialised. It is
-// meant to serve one catalog: callers that alternate between different
-// document sets make each other's documents look removed and re-prepared.
+// Indexing a document costs more than scoring it once, so a Rank call that
+// meets many documents the index has not seen (a cold start) scores those
+// directly and leaves them unindexed; a call with a few new documents (a
+// changed file) indexes them. Warm indexes documents ahead of time — an
+// engine calls it in the background after a scan so that queries find the
+// index warm. The results are the same either way.
+//
+// An Index is safe for concurrent use; Rank calls are serialised, and Warm
+// takes the lock in short chunks. It is meant to serve one catalog: callers
+// that alternate between different document sets make each other's
+// documents look removed and pay to index them again.
 type Index struct {
 	mu sync.Mutex
-	// entries maps a cached document to its slot.
+	// entries maps an indexed document to its slot.
 	entries map[*memory.Document]*entry
-	// slots holds cached documents; a freed slot's generation is bumped so
+	// slots holds indexed documents; a freed slot's generation is bumped so
 	// that postings still naming it are recognised as stale.
 	slots []slot
 	free  []int32
-	// postings maps a query token to the documents it matches.
+	// terms maps a query token to its posting list in lists.
 	// Invariant: a posting is live iff its gen equals slots[slot].gen.
-	postings map[string][]posting
+	terms map[string]int32
+	lists [][]posting
 	// stale and total count postings, to decide when to compact.
 	stale, total int
 	// compactAfter is the least number of stale postings worth a
-	// compaction; tests lower it to exercise compaction.
+	// compaction; coldAfter the most new documents one Rank call indexes.
+	// Tests lower both to exercise every path.
 	compactAfter int
+	coldAfter    int
 	epoch        uint64
 
 	// scratch reused across calls.
 	scores []int32
 	slotOf []int32
+	fresh  []int
 	keys   []rankKey
+	keyBuf []string
 }
+
+type entry struct {
+	slot int32
+	seen uint64
+}
+
+type slot struct {
+	prep *prepared
+	gen  uint32
+}
+
+type posting struct {
+	slot int32
+	gen  uint32
+	mask field
+}
+
+// Slot markers in Index.slotOf for documents that have no slot.
+const (
+	slotNil    = -1 // a nil document: skipped
+	slotDirect = -2 // not indexed: scored directly in this call
+)
+
+// Defaults of the Index tuning knobs.
+const (
+	defaultCompactAfter = 1024
+	// defaultColdAfter bounds what one Rank call spends indexing; past it,
+	// new documents are scored directly (a few µs each instead of tens).
+	defaultColdAfter = 64
+	// warmChunk is how many documents Warm indexes per hold of the lock, so
+	// a concurrent Rank waits a few milliseconds at most.
+	warmChunk = 64
+)
 
 // rankKey is a match reduced to what orders it.
 type rankKey struct {
@@ -67,28 +114,13 @@ func compareKeys(a, b rankKey) int {
 	return int(a.pos) - int(b.pos)
 }
 
-type entry struct {
-	slot int32
-	seen uint64
-}
-
-type slot struct {
-	prep *prepared
-	gen  uint32
-}
-
-type posting struct {
-	slot int32
-	gen  uint32
-	mask field
-}
-
 // NewIndex returns an empty index.
 func NewIndex() *Index {
 	return &Index{
 		entries:      make(map[*memory.Document]*entry),
-		postings:     make(map[string][]posting),
-		compactAfter: 1024,
+		terms:        make(map[string]int32),
+		compactAfter: defaultCompactAfter,
+		coldAfter:    defaultColdAfter,
 	}
 }
 
@@ -97,6 +129,24 @@ func (ix *Index) Len() int {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	return len(ix.entries)
+}
+
+// Warm indexes the documents of docs that the index does not hold yet, so
+// that later Rank calls over them are fast. It evicts nothing. Nil
+// documents are skipped.
+func (ix *Index) Warm(docs []*memory.Document) {
+	for start := 0; start < len(docs); start += warmChunk {
+		ix.mu.Lock()
+		for _, d := range docs[start:min(start+warmChunk, len(docs))] {
+			if d == nil {
+				continue
+			}
+			if _, ok := ix.entries[d]; !ok {
+				ix.add(d)
+			}
+		}
+		ix.mu.Unlock()
+	}
 }
 
 // Rank applies the active-tool noise filter to docs, then ranks the
@@ -113,21 +163,29 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	kept = make([]*memory.Document, 0, len(docs))
 	keys := ix.keys[:0]
 	for i, d := range docs {
-		if d == nil {
+		var score int32
+		switch s := ix.slotOf[i]; s {
+		case slotNil:
 			continue
-		}
-		s := ix.slotOf[i]
-		p := ix.slots[s].prep
-		if p.usageOnly && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
-			continue
+		case slotDirect:
+			var noise bool
+			if score, noise = ix.scoreDirect(&q, d); noise {
+				continue
+			}
+		default:
+			p := ix.slots[s].prep
+			if p.usageOnly && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
+				continue
+			}
+			score = scores[s]
 		}
 		kept = append(kept, d)
-		if sc := scores[s]; sc > 0 {
+		if score > 0 {
 			keys = append(keys, rankKey{
-				score: sc + int32(q.typeBoostFor(d.Type)),
+				score: score + int32(q.typeBoostFor(d.Type)),
 				pos:   int32(i),
-				sec:   p.modSec,
-				nsec:  p.modNsec,
+				sec:   d.Modified.Unix(),
+				nsec:  int32(d.Modified.Nanosecond()),
 			})
 		}
 	}
@@ -154,7 +212,11 @@ func (ix *Index) scoreSlots(q Query) []int32 {
 	scores := ix.scores[:len(ix.slots)]
 	clear(scores)
 	for _, t := range q.tokens {
-		for _, p := range ix.postings[t] {
+		id, ok := ix.terms[t]
+		if !ok {
+			continue
+		}
+		for _, p := range ix.lists[id] {
 			if ix.slots[p.slot].gen == p.gen {
 				scores[p.slot] += fieldWeight[p.mask]
 			}
@@ -163,23 +225,52 @@ func (ix *Index) scoreSlots(q Query) []int32 {
 	return scores
 }
 
-// sync makes the index hold exactly the documents of docs, and fills
-// ix.slotOf with each input position's slot.
+// scoreDirect scores a document that is not indexed: its field score for q
+// (without the type boost) and whether the noise filter removes it.
+func (ix *Index) scoreDirect(q *Query, d *memory.Document) (int32, bool) {
+	text := normalizedText(d)
+	if len(q.aliases) > 0 {
+		if nt, ok := text.usageOnly(); ok && mentionsTool(nt, q.aliases) {
+			return 0, true
+		}
+	}
+	if len(q.tokens) == 0 {
+		return 0, false
+	}
+	var masks [MaxQueryTokens]field
+	text.forEachKey(q, &ix.keyBuf, func(k string, f field) {
+		if i, ok := q.position(k); ok {
+			masks[i] |= f
+		}
+	})
+	var score int32
+	for _, m := range masks[:len(q.tokens)] {
+		score += fieldWeight[m]
+	}
+	return score, false
+}
+
+// sync makes the index hold the documents of docs (indexing new ones, or
+// marking them for direct scoring when there are many), evicts documents
+// not in docs, and fills ix.slotOf for every input position.
 func (ix *Index) sync(docs []*memory.Document) {
 	ix.epoch++
 	if cap(ix.slotOf) < len(docs) {
 		ix.slotOf = make([]int32, len(docs))
 	}
 	ix.slotOf = ix.slotOf[:len(docs)]
+	fresh := ix.fresh[:0]
 	distinct := 0
 	for i, d := range docs {
 		if d == nil {
-			ix.slotOf[i] = -1
+			ix.slotOf[i] = slotNil
 			continue
 		}
 		e, ok := ix.entries[d]
 		if !ok {
-			e = ix.add(d)
+			ix.slotOf[i] = slotDirect
+			fresh = append(fresh, i)
+			continue
 		}
 		if e.seen != ix.epoch {
 			e.seen = ix.epoch
@@ -187,14 +278,26 @@ func (ix *Index) sync(docs []*memory.Document) {
 		}
 		ix.slotOf[i] = e.slot
 	}
+	ix.fresh = fresh
 	if distinct < len(ix.entries) {
 		ix.evictUnseen()
+	}
+	if len(fresh) > ix.coldAfter {
+		return // cold: score the new documents directly
+	}
+	for _, i := range fresh {
+		d := docs[i]
+		e, ok := ix.entries[d] // the same pointer may repeat
+		if !ok {
+			e = ix.add(d)
+		}
+		e.seen = ix.epoch
+		ix.slotOf[i] = e.slot
 	}
 }
 
 // add prepares d and indexes it in a free slot.
 func (ix *Index) add(d *memory.Document) *entry {
-	p := prepare(d)
 	var s int32
 	if n := len(ix.free); n > 0 {
 		s = ix.free[n-1]
@@ -203,12 +306,34 @@ func (ix *Index) add(d *memory.Document) *entry {
 		s = int32(len(ix.slots))
 		ix.slots = append(ix.slots, slot{})
 	}
-	ix.slots[s].prep = p
 	gen := ix.slots[s].gen
-	for i, k := range p.keys {
-		ix.postings[k] = append(ix.postings[k], posting{slot: s, gen: gen, mask: p.masks[i]})
+	p := &prepared{}
+	text := normalizedText(d)
+	text.forEachKey(nil, &ix.keyBuf, func(k string, f field) {
+		id, ok := ix.terms[k]
+		if !ok {
+			id = int32(len(ix.lists))
+			// A key is a substring of a whole normalised field; cloning it
+			// lets that text go when the document does.
+			ix.terms[strings.Clone(k)] = id
+			ix.lists = append(ix.lists, nil)
+		}
+		l := ix.lists[id]
+		// A document's postings are appended together, so a repeat of the
+		// key in this document can only be the list's last posting.
+		if n := len(l); n > 0 && l[n-1].slot == s && l[n-1].gen == gen {
+			l[n-1].mask |= f
+			return
+		}
+		ix.lists[id] = append(l, posting{slot: s, gen: gen, mask: f})
+		p.postings++
+	})
+	p.noiseText, p.usageOnly = text.usageOnly()
+	if !p.usageOnly {
+		p.noiseText = ""
 	}
-	ix.total += len(p.keys)
+	ix.slots[s].prep = p
+	ix.total += p.postings
 	e := &entry{slot: s}
 	ix.entries[d] = e
 	return e
@@ -222,7 +347,7 @@ func (ix *Index) evictUnseen() {
 			continue
 		}
 		sl := &ix.slots[e.slot]
-		ix.stale += len(sl.prep.keys)
+		ix.stale += sl.prep.postings
 		sl.prep = nil
 		sl.gen++
 		ix.free = append(ix.free, e.slot)
@@ -233,22 +358,23 @@ func (ix *Index) evictUnseen() {
 	}
 }
 
-// compact removes stale postings and empty posting lists.
+// compact rebuilds the term table without stale postings and empty lists.
 func (ix *Index) compact() {
-	for k, list := range ix.postings {
-		live := list[:0]
-		for _, p := range list {
+	terms := make(map[string]int32, len(ix.terms))
+	lists := make([][]posting, 0, len(ix.lists))
+	for k, id := range ix.terms {
+		var live []posting
+		for _, p := range ix.lists[id] {
 			if ix.slots[p.slot].gen == p.gen {
 				live = append(live, p)
 			}
 		}
-		if len(live) == 0 {
-			delete(ix.postings, k)
-			continue
+		if len(live) > 0 {
+			terms[k] = int32(len(lists))
+			lists = append(lists, live)
 		}
-		clear(list[len(live):])
-		ix.postings[k] = live
 	}
+	ix.terms, ix.lists = terms, lists
 	ix.total -= ix.stale
 	ix.stale = 0
 }

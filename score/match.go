@@ -128,6 +128,9 @@ func appendKeys(dst []string, f string) []string {
 // appendStems appends the query tokens of 3+ runes that f extends by one
 // allowed inflection (the inverse of extendsInflected).
 func appendStems(dst []string, f string) []string {
+	if isASCII(f) {
+		return appendASCIIStems(dst, f)
+	}
 	add := func(q string) {
 		if utf8.RuneCountInString(q) >= minWordRunes {
 			dst = append(dst, q)
@@ -143,21 +146,64 @@ func appendStems(dst []string, f string) []string {
 			add(f[:end])
 		}
 	}
+	addIngEdStems(f, add)
+	return dst
+}
+
+// appendASCIIStems is appendStems for an ASCII token, where only the
+// English endings can apply and a byte is a rune: the common case, and the
+// hot loop of indexing.
+func appendASCIIStems(dst []string, f string) []string {
+	add := func(q string) {
+		if len(q) >= minWordRunes {
+			dst = append(dst, q)
+		}
+	}
+	n := len(f)
+	if n < minWordRunes+1 {
+		return dst
+	}
+	switch f[n-1] {
+	case 's':
+		add(f[:n-1]) // s
+		if f[n-2] == 'e' {
+			add(f[:n-2]) // es
+		}
+		if strings.HasSuffix(f, "ings") {
+			add(f[:n-4])
+		}
+		return dst
+	case 'd':
+		add(f[:n-1]) // d
+		if f[n-2] == 'e' {
+			add(f[:n-2]) // ed
+		}
+	case 'g':
+		if strings.HasSuffix(f, "ing") {
+			add(f[:n-3])
+		}
+	default:
+		return dst
+	}
+	addIngEdStems(f, add)
+	return dst
+}
+
+// addIngEdStems adds the stems of the doubled-consonant and silent-e
+// rules: logging, logged → log; using → use.
+func addIngEdStems(f string, add func(string)) {
 	for _, ending := range [...]string{"ing", "ed"} {
 		base, ok := strings.CutSuffix(f, ending)
 		if !ok {
 			continue
 		}
-		// Doubled final consonant: logging → log.
 		if n := len(base); n >= 2 && base[n-1] == base[n-2] && isDoublingConsonant(base[n-1]) {
 			add(base[:n-1])
 		}
-		// Silent e: using → use.
 		if ending == "ing" {
 			add(base + "e")
 		}
 	}
-	return dst
 }
 
 // isWordToken reports whether tok is a whole-run token rather than a

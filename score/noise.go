@@ -35,13 +35,7 @@ func IsNoise(doc *memory.Document, q Query) bool {
 // noiseText is the normalised text the filter reads: what a prompt would
 // show of the document.
 func noiseText(doc *memory.Document) string {
-	var b strings.Builder
-	b.WriteString(Normalize(doc.Title))
-	b.WriteByte('\n')
-	b.WriteString(Normalize(doc.Description))
-	b.WriteByte('\n')
-	b.WriteString(Normalize(BodyWindow(doc.Body)))
-	return b.String()
+	return Normalize(doc.Title) + "\n" + Normalize(doc.Description) + "\n" + Normalize(BodyWindow(doc.Body))
 }
 
 // usageOnly reports that normalised text has a usage marker and no durable

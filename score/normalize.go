@@ -1,7 +1,9 @@
 package score
 
 import (
+	"encoding/binary"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -12,6 +14,14 @@ import (
 // their ordinary forms, so "ｻｰﾊﾞｰ" and "サーバー" are the same word.
 // Normalize is idempotent.
 func Normalize(text string) string {
+	// ASCII is NFKC already, and lower-casing it cannot leave NFKC: one scan
+	// decides, and lower-case ASCII (most memory text) costs only that scan.
+	switch asciiCase(text) {
+	case asciiLower:
+		return text
+	case asciiUpper:
+		return strings.ToLower(text)
+	}
 	s := strings.ToLower(norm.NFKC.String(text))
 	// Lower-casing can, for a handful of characters, leave text that is no
 	// longer NFKC (for example U+0130 becomes i + combining dot); one more
@@ -23,4 +33,45 @@ func Normalize(text string) string {
 		s = strings.ReplaceAll(s, "ς", "σ")
 	}
 	return s
+}
+
+// asciiKind says whether text is ASCII and whether it has upper case.
+type asciiKind uint8
+
+const (
+	notASCII asciiKind = iota
+	asciiLower
+	asciiUpper
+)
+
+// asciiCase classifies text eight bytes at a time.
+func asciiCase(text string) asciiKind {
+	const (
+		high  = 0x8080808080808080
+		fromA = 0x3F3F3F3F3F3F3F3F // + this sets the high bit from 'A' up
+		pastZ = 0x2525252525252525 // + this sets the high bit from 'Z'+1 up
+	)
+	var upper uint64
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(text[i : i+8]))
+		if x&high != 0 {
+			return notASCII
+		}
+		// No byte is ≥ 0x80, so the sums cannot carry between bytes.
+		upper |= (x + fromA) &^ (x + pastZ)
+	}
+	for ; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return notASCII
+		}
+		if 'A' <= c && c <= 'Z' {
+			upper |= high
+		}
+	}
+	if upper&high != 0 {
+		return asciiUpper
+	}
+	return asciiLower
 }

@@ -1,61 +1,70 @@
 package score
 
 import (
-	"sort"
+	"strings"
 
 	"github.com/memrecall/memrecall/memory"
 )
 
-// prepared is what the index keeps per document version: the query tokens
-// each field answers to and what the noise filter needs. It is built once
-// per *memory.Document and never changes.
+// prepared is what the index keeps per document version besides its
+// postings. It is built once per *memory.Document and never changes.
 type prepared struct {
-	// keys are the distinct query tokens that match some field token, and
-	// masks[i] the fields in which keys[i] matches.
-	keys  []string
-	masks []field
+	// postings counts the postings the document added, so that evicting it
+	// can account for them as stale.
+	postings int
 	// usageOnly caches the query-independent half of the noise filter;
 	// noiseText is kept only when it is true, for the tool-name check.
 	usageOnly bool
 	noiseText string
-	// modSec and modNsec are the modification time as sort keys.
-	modSec  int64
-	modNsec int32
 }
 
-func prepare(d *memory.Document) *prepared {
-	acc := make(map[string]field)
-	var buf []string
-	add := func(text string, f field) {
-		forEachToken(Normalize(text), func(tok string) {
-			buf = appendKeys(buf[:0], tok)
-			for _, k := range buf {
-				acc[k] |= f
+// docText is a document's scored fields, normalised once and shared by
+// tokenisation and the noise filter.
+type docText [3]string
+
+// fieldOf maps a docText index to its field bit.
+var fieldOf = [3]field{fieldTitle, fieldDescription, fieldBody}
+
+func normalizedText(d *memory.Document) docText {
+	return docText{Normalize(d.Title), Normalize(d.Description), Normalize(BodyWindow(d.Body))}
+}
+
+// forEachKey calls fn with every key (see appendKeys) of every token of
+// every field, and the field's bit. buf is scratch for the keys of one
+// token. Keys repeat; callers merge them. When q is not nil, tokens that
+// cannot match it are skipped.
+func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f field)) {
+	for i, text := range t {
+		f := fieldOf[i]
+		forEachToken(text, func(tok string) {
+			if q != nil && !q.mayMatch(tok) {
+				return
+			}
+			*buf = appendKeys((*buf)[:0], tok)
+			for _, k := range *buf {
+				fn(k, f)
 			}
 		})
 	}
-	add(d.Title, fieldTitle)
-	add(d.Description, fieldDescription)
-	add(BodyWindow(d.Body), fieldBody)
+}
 
-	p := &prepared{
-		keys:    make([]string, 0, len(acc)),
-		modSec:  d.Modified.Unix(),
-		modNsec: int32(d.Modified.Nanosecond()),
+// usageOnly is the query-independent half of the noise filter on
+// normalised fields; it returns the filter's text when it holds.
+func (t *docText) usageOnly() (string, bool) {
+	// Every usage marker contains one of these words, and marker matching
+	// keeps letters in place, so a document without any of them cannot be
+	// usage-only; most documents stop here without building the text.
+	maybe := false
+	for _, text := range t {
+		for _, w := range [...]string{"usage", "schema", "docs", "failed", "mapping"} {
+			if strings.Contains(text, w) {
+				maybe = true
+			}
+		}
 	}
-	for k := range acc {
-		p.keys = append(p.keys, k)
+	if !maybe {
+		return "", false
 	}
-	// Sorted keys make index construction independent of map order.
-	sort.Strings(p.keys)
-	p.masks = make([]field, len(p.keys))
-	for i, k := range p.keys {
-		p.masks[i] = acc[k]
-	}
-	text := noiseText(d)
-	if usageOnly(text) {
-		p.usageOnly = true
-		p.noiseText = text
-	}
-	return p
+	text := t[0] + "\n" + t[1] + "\n" + t[2]
+	return text, usageOnly(text)
 }

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ var fragments = []string{
 	"use", "used", "user", "using", "log", "login", "logging", "logged", "stop", "stopped",
 	"configure", "configuring", "configured", "thing", "the", "what", "test", "testing", "tests",
 	"Deploy", "ＤＥＰＬＯＹ", "ﬁle", "file", "cafe\u0301", "café", "ÇA",
-	"сервер", "сервера", "Сервер", "ΒΆΣΗΣ", "βάσης", "خادم", "الخادم",
+	"сервер", "сервера", "серверами", "сервером", "Сервер", "ΒΆΣΗΣ", "βάσης", "خادم", "الخادم",
 	"サーバー", "ｻｰﾊﾞｰ", "部", "部署", "漢字", "abc漢字", "서버", "배포",
 	"เซิร์ฟเวอร์", "กาแฟ", "การ", "ເຊີບເວີ", "ລາວ", "ខ្មែរ", "မြန်", "preference", "deadline", "docs",
 	"tool usage", "api docs", "gotcha", "create_issue", "mcp__github__create_issue", "github::create_issue",
@@ -66,12 +67,16 @@ func queryGen() *rapid.Generator[Query] {
 }
 
 // TestPropIndexEqualsNaive drives one Index through a sequence of calls on
-// changing corpora (new versions, removals, duplicates, nils) and checks
-// every answer against the naive reference.
+// changing corpora (new versions, removals, duplicates, nils, warm-ups,
+// indexed and directly scored documents) and checks every answer against
+// the naive reference.
 func TestPropIndexEqualsNaive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ix := NewIndex()
 		ix.compactAfter = rapid.IntRange(0, 8).Draw(t, "compactAfter")
+		// coldAfter decides which new documents are indexed and which are
+		// scored directly; both paths must agree with the reference.
+		ix.coldAfter = rapid.IntRange(0, 8).Draw(t, "coldAfter")
 		pool := rapid.SliceOfN(docGen(), 1, 12).Draw(t, "pool")
 		steps := rapid.IntRange(1, 6).Draw(t, "steps")
 		for range steps {
@@ -86,6 +91,9 @@ func TestPropIndexEqualsNaive(t *testing.T) {
 					continue
 				}
 				docs = append(docs, rapid.SampledFrom(pool).Draw(t, "doc"))
+			}
+			if rapid.Bool().Draw(t, "warm") {
+				ix.Warm(rapid.SliceOf(rapid.SampledFrom(pool)).Draw(t, "warmed"))
 			}
 			q := queryGen().Draw(t, "q")
 			wantKept, wantRanked := RankNaive(q, docs)
@@ -196,6 +204,51 @@ func TestPropQueryBound(t *testing.T) {
 		}
 		if !cmp.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 			t.Fatalf("tokens %q, want %q", got, want)
+		}
+	})
+}
+
+// TestPropKeysInverseOfMatches: a field token's keys are exactly the query
+// tokens that match it — the property that makes the index exact — on
+// words built to hit every inflection rule, ASCII and not.
+func TestPropKeysInverseOfMatches(t *testing.T) {
+	letters := []string{"a", "b", "d", "e", "g", "i", "l", "n", "s", "t", "é", "а", "с", "ال", "ة"}
+	endings := []string{"", "s", "es", "ed", "d", "ing", "ings", "ged", "ging", "er", "ership", "ов", "ами"}
+	word := rapid.Custom(func(t *rapid.T) string {
+		var b strings.Builder
+		for range rapid.IntRange(1, 6).Draw(t, "letters") {
+			b.WriteString(rapid.SampledFrom(letters).Draw(t, "letter"))
+		}
+		return b.String() + rapid.SampledFrom(endings).Draw(t, "ending")
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		f := word.Draw(t, "f")
+		toks := Tokens(f)
+		if len(toks) != 1 {
+			t.Skip("not a single token")
+		}
+		f = toks[0]
+		// Candidates: every prefix of f and of f without an article, with
+		// and without a restored silent e, plus an unrelated word.
+		var cands []string
+		for _, base := range []string{f, strings.TrimPrefix(f, "ال")} {
+			for i := range base {
+				cands = append(cands, base[:i], base[:i]+"e")
+			}
+		}
+		cands = append(cands, f, word.Draw(t, "other"))
+		keys := appendKeys(nil, f)
+		for _, q := range cands {
+			if qt := Tokens(q); len(qt) != 1 || qt[0] != q {
+				continue // not a query token
+			}
+			if got, want := slices.Contains(keys, q), Matches(q, f); got != want {
+				t.Fatalf("keys(%q) contains %q = %v, Matches = %v (keys %q)", f, q, got, want, keys)
+			}
+			// The prefilter of direct scoring must never hide a match.
+			if query := NewQuery(q, nil); Matches(q, f) && !query.Empty() && !query.mayMatch(f) {
+				t.Fatalf("mayMatch(%q) is false for the query %q that matches it", f, q)
+			}
 		}
 	})
 }

@@ -1,6 +1,10 @@
 package score
 
-import "github.com/memrecall/memrecall/memory"
+import (
+	"strings"
+
+	"github.com/memrecall/memrecall/memory"
+)
 
 // MaxQueryTokens bounds the distinct tokens of a query. A long prompt keeps
 // both edges: what the user asks first and what they ask last.
@@ -17,6 +21,18 @@ type Query struct {
 	tokens  []string
 	boost   [len(memory.Types) + 1]int // indexed by memory.Type
 	aliases []string
+	// lookup maps each token to its position in tokens, for scoring a
+	// document that is not indexed; sketch has a bit set for each token's
+	// (length, first byte, last byte), a cheap filter before the map.
+	lookup map[string]int
+	sketch [4]uint64
+	// heads has a bit for each token's first three bytes and lengths for
+	// its length: a key of a field token shares the token's first three
+	// bytes (but for the cases mayMatch lets through) and is at most four
+	// bytes shorter (see appendKeys), so a field token whose head or length
+	// range is absent cannot match.
+	heads   [4]uint64
+	lengths uint64
 }
 
 // NewQuery prepares text and the names of recently used tools (most recent
@@ -31,7 +47,61 @@ func NewQuery(text string, recentTools []string) Query {
 		q.boost[t] = typeBoost(t, q.tokens)
 	}
 	q.aliases = toolAliases(recentTools)
+	q.lookup = make(map[string]int, len(q.tokens))
+	for i, t := range q.tokens {
+		q.lookup[t] = i
+		b := sketchBit(t)
+		q.sketch[b/64] |= 1 << (b % 64)
+		h := headBit(t)
+		q.heads[h/64] |= 1 << (h % 64)
+		q.lengths |= 1 << min(len(t), 63)
+	}
 	return q
+}
+
+// headBit places a token of 3+ bytes by its first three bytes.
+func headBit(t string) uint {
+	return (uint(t[0])*131 + uint(t[1])*31 + uint(t[2])) % 256
+}
+
+// mayMatch reports whether some key of field token f could be a query
+// token; false means none is, so the keys need not be computed.
+func (q *Query) mayMatch(f string) bool {
+	if len(f) < 3 || strings.HasPrefix(f, arabicArticle) {
+		return true // keys that drop the article start elsewhere
+	}
+	if len(f) == 5 && strings.HasSuffix(f, "ing") {
+		return true // the silent-e key of "using" is "use": another head
+	}
+	if h := headBit(f); q.heads[h/64]&(1<<(h%64)) == 0 {
+		return false
+	}
+	if !isASCII(f) {
+		return true // a non-ASCII ending of three runes can be 12 bytes
+	}
+	// ASCII keys are 0 to 4 bytes shorter than f ("ings"; the silent-e key
+	// is 2 shorter).
+	hi := min(len(f), 63)
+	lo := max(len(f)-4, 0)
+	span := uint64(1)<<(hi-lo+1) - 1
+	return q.lengths&(span<<lo) != 0
+}
+
+// sketchBit places a non-empty token in the 256-bit sketch.
+func sketchBit(t string) uint {
+	return (uint(len(t))*31 + uint(t[0])*7 + uint(t[len(t)-1])) % 256
+}
+
+// position returns the index of tok among the query's tokens.
+func (q *Query) position(tok string) (int, bool) {
+	if tok == "" {
+		return 0, false
+	}
+	if b := sketchBit(tok); q.sketch[b/64]&(1<<(b%64)) == 0 {
+		return 0, false
+	}
+	i, ok := q.lookup[tok]
+	return i, ok
 }
 
 // Tokens returns the query's tokens. The slice is shared; do not modify it.

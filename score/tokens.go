@@ -96,12 +96,28 @@ func AppendTokens(dst []string, normalized string) []string {
 	return dst
 }
 
+// asciiClass classifies the ASCII bytes, the common case of the hot loop.
+var asciiClass = func() (t [utf8.RuneSelf]runeClass) {
+	for c := range t {
+		t[c] = classify(rune(c))
+	}
+	return t
+}()
+
+// classAt classifies the rune at s[i] and returns its size.
+func classAt(s string, i int) (runeClass, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiClass[c], 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return classify(r), size
+}
+
 // forEachToken calls emit for every token of normalised text, in order.
 func forEachToken(s string, emit func(string)) {
 	i := 0
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		c := classify(r)
+		c, size := classAt(s, i)
 		if c == classSep {
 			i += size
 			continue
@@ -109,8 +125,17 @@ func forEachToken(s string, emit func(string)) {
 		start := i
 		n := 0
 		for i < len(s) {
-			r, size = utf8.DecodeRuneInString(s[i:])
-			if classify(r) != c {
+			// ASCII letters and digits run without decoding.
+			if c == classWord && s[i] < utf8.RuneSelf {
+				if asciiClass[s[i]] != classWord {
+					break
+				}
+				i++
+				n++
+				continue
+			}
+			rc, size := classAt(s, i)
+			if rc != c {
 				break
 			}
 			i += size

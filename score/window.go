@@ -7,6 +7,9 @@ import "github.com/memrecall/memrecall/memory"
 // window is taken on the raw body, before normalisation, because that is
 // what the user and the model see.
 func BodyWindow(body string) string {
+	if len(body) <= memory.BodyWindow {
+		return body // no more runes than bytes
+	}
 	n := 0
 	for i := range body {
 		if n == memory.BodyWindow {
