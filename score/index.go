@@ -19,9 +19,10 @@ import (
 // Indexing a document costs more than scoring it once, so a Rank call that
 // meets many documents the index has not seen (a cold start) scores those
 // directly and leaves them unindexed; a call with a few new documents (a
-// changed file) indexes them. Warm indexes documents ahead of time — an
-// engine calls it in the background after a scan so that queries find the
-// index warm. The results are the same either way.
+// changed file) indexes them, and so does a call with an empty query.
+// Warm indexes documents ahead of time — an engine calls it in the
+// background after a scan so that queries find the index warm. The results
+// are the same either way.
 //
 // An Index is safe for concurrent use; Rank calls are serialised, and Warm
 // takes the lock in short chunks. It is meant to serve one catalog: callers
@@ -157,7 +158,9 @@ func (ix *Index) Warm(docs []*memory.Document) {
 func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	ix.sync(docs)
+	// With nothing to score, indexing is the only useful work: an empty
+	// query indexes every new document, as Warm does.
+	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
 
 	scores := ix.scoreSlots(q)
 	kept = make([]*memory.Document, 0, len(docs))
@@ -250,10 +253,11 @@ func (ix *Index) scoreDirect(q *Query, d *memory.Document) (int32, bool) {
 	return score, false
 }
 
-// sync makes the index hold the documents of docs (indexing new ones, or
-// marking them for direct scoring when there are many), evicts documents
-// not in docs, and fills ix.slotOf for every input position.
-func (ix *Index) sync(docs []*memory.Document) {
+// sync makes the index hold the documents of docs (indexing new ones, or,
+// when there are many and indexAll is false, marking them for direct
+// scoring), evicts documents not in docs, and fills ix.slotOf for every
+// input position.
+func (ix *Index) sync(docs []*memory.Document, indexAll bool) {
 	ix.epoch++
 	if cap(ix.slotOf) < len(docs) {
 		ix.slotOf = make([]int32, len(docs))
@@ -282,7 +286,7 @@ func (ix *Index) sync(docs []*memory.Document) {
 	if distinct < len(ix.entries) {
 		ix.evictUnseen()
 	}
-	if len(fresh) > ix.coldAfter {
+	if len(fresh) > ix.coldAfter && !indexAll {
 		return // cold: score the new documents directly
 	}
 	for _, i := range fresh {

@@ -71,3 +71,36 @@ func TestIndexConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestIndexColdWarm(t *testing.T) {
+	docs := []*memory.Document{
+		doc("a", memory.TypeProject, "Deploy", "", "", 0),
+		doc("b", memory.TypeProject, "Deploy notes", "", "", 1),
+		doc("c", memory.TypeUser, "Coffee", "", "", 2),
+	}
+	q := NewQuery("deploy", nil)
+	_, want := RankNaive(q, docs)
+
+	ix := NewIndex()
+	ix.coldAfter = 1
+	if _, got := ix.Rank(q, docs); !cmp.Equal(want, got) {
+		t.Errorf("cold Rank differs from RankNaive")
+	}
+	if n := ix.Len(); n != 0 {
+		t.Errorf("a cold Rank of 3 new documents (coldAfter 1) indexed %d", n)
+	}
+	ix.Warm(docs[:2])
+	if n := ix.Len(); n != 2 {
+		t.Errorf("Warm of 2 documents: Len %d", n)
+	}
+	if _, got := ix.Rank(q, docs); !cmp.Equal(want, got) || ix.Len() != 3 {
+		t.Errorf("one new document after Warm: Len %d, equal %v", ix.Len(), cmp.Equal(want, got))
+	}
+
+	warmup := NewIndex()
+	warmup.coldAfter = 1
+	warmup.Rank(Query{}, docs)
+	if n := warmup.Len(); n != 3 {
+		t.Errorf("a Rank with the empty query indexed %d of 3 documents", n)
+	}
+}
