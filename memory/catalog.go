@@ -238,6 +238,25 @@ func (c *Catalog) scan() (Result, error) {
 		return Result{}, err
 	}
 
+	// Files the catalog has never seen will be read: their Documents and
+	// entries come from one allocation each instead of one per file (a cold
+	// scan of 10,000 topics otherwise spends a visible share on malloc and
+	// GC), and an empty scope map is sized once.
+	var fresh [2]int
+	for i := range w.jobs {
+		if j := &w.jobs[i]; j.old == nil {
+			j.slot = fresh[0] + fresh[1]
+			fresh[j.scope]++
+		}
+	}
+	slab := make([]Document, fresh[0]+fresh[1])
+	entries := make([]entry, len(slab))
+	for sc, n := range fresh {
+		if len(c.cache[sc]) == 0 && n > 0 {
+			c.cache[sc] = make(map[string]*entry, n)
+		}
+	}
+
 	out := make([]outcome, len(w.jobs))
 	racyBefore := start.Add(-c.racyWindow).UnixNano()
 	workers := min(c.workers, max(len(w.jobs), 1))
@@ -255,7 +274,7 @@ func (c *Catalog) scan() (Result, error) {
 				if j >= len(w.jobs) {
 					return
 				}
-				out[j], crlf = c.visit(&w.jobs[j], buf, crlf, racyBefore)
+				out[j], crlf = c.visit(&w.jobs[j], slab, buf, crlf, racyBefore)
 			}
 		})
 	}
@@ -273,7 +292,7 @@ func (c *Catalog) scan() (Result, error) {
 		j, o := &w.jobs[i], &out[i]
 		e := j.old
 		if e == nil {
-			e = &entry{}
+			e = &entries[j.slot]
 			c.cache[j.scope][j.path] = e
 			changed = true
 		}
@@ -314,7 +333,7 @@ func (c *Catalog) scan() (Result, error) {
 }
 
 // visit revalidates or reads one file.
-func (c *Catalog) visit(j *job, buf, crlf []byte, racyBefore int64) (outcome, []byte) {
+func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
 		k, err := c.fsys.stat(j.path, j.at, j.follow)
 		if err != nil {
@@ -340,7 +359,13 @@ func (c *Catalog) visit(j *job, buf, crlf []byte, racyBefore int64) (outcome, []
 		o.skip, o.skipped = skipFor(err), true
 		return o, crlf
 	}
-	d := &Document{
+	var d *Document
+	if j.old == nil {
+		d = &slab[j.slot]
+	} else {
+		d = new(Document)
+	}
+	*d = Document{
 		ID:            ID(j.path),
 		Scope:         j.scope,
 		RelPath:       j.rel,

@@ -21,6 +21,7 @@ type job struct {
 	scope  Scope
 	follow bool   // the entry is a symlink checked to stay inside the root
 	old    *entry // the catalog's entry for path, or nil
+	slot   int    // when old is nil: the index of its Document and entry
 }
 
 // walker lists the scope roots. It runs on one goroutine: listing is a
