@@ -197,3 +197,23 @@ func TestNoiseFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestTypeBoostByKeys: looking a token's keys up in the vocabulary counts
+// exactly the tokens that Matches counts.
+func TestTypeBoostByKeys(t *testing.T) {
+	tokens := []string{"preferences", "deadlines", "docs", "lessons", "preferring", "the", "release", "runbooks", "проекта", "links"}
+	for _, typ := range memory.Types {
+		for _, q := range tokens {
+			want := 0
+			for _, w := range typeVocabulary(typ) {
+				if Matches(w, q) {
+					want = 1
+					break
+				}
+			}
+			if got := typeBoost(typ, []string{q}); got != want {
+				t.Errorf("typeBoost(%v, %q) = %d, want %d", typ, q, got, want)
+			}
+		}
+	}
+}

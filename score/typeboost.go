@@ -1,6 +1,10 @@
 package score
 
-import "github.com/memrecall/memrecall/memory"
+import (
+	"slices"
+
+	"github.com/memrecall/memrecall/memory"
+)
 
 // MaxTypeBoost caps what naming a type's vocabulary adds to a match.
 const MaxTypeBoost = 2
@@ -35,10 +39,15 @@ func typeVocabulary(t memory.Type) []string {
 
 // typeBoost counts query tokens that name t's vocabulary, capped.
 func typeBoost(t memory.Type, tokens []string) int {
+	vocab := typeVocabulary(t)
+	var keys []string
 	n := 0
 	for _, q := range tokens {
-		for _, w := range typeVocabulary(t) {
-			if Matches(w, q) {
+		// Matches(w, q) holds exactly when w is one of q's keys, so the
+		// few keys of q are looked up instead of testing every word.
+		keys = appendKeys(keys[:0], q)
+		for _, k := range keys {
+			if slices.Contains(vocab, k) {
 				n++
 				break
 			}
