@@ -266,3 +266,45 @@ func TestRenderInjectionSqueezesLongBodies(t *testing.T) {
 		t.Errorf("squeezed body lengths differ: %v", lens)
 	}
 }
+
+// FuzzRenderInjection feeds arbitrary memory text (titles, paths,
+// descriptions, bodies come from files the user or an agent wrote) to the
+// renderer: the text stays within the budget, valid UTF-8 in, valid out,
+// one heading per document outside the fences, and every fenced body is a
+// prefix of its document's body — nothing inside a body can close its
+// block.
+func FuzzRenderInjection(f *testing.F) {
+	f.Add("Deploy", "ops/deploy.md", "steps", "Run `make`.\n```\nfence\n```", 3)
+	f.Add("t\n## fake heading", "a.md", "", "~~~~\n````\n## not a heading", 1)
+	f.Add("", "", "", "", 5)
+	f.Add(strings.Repeat("漢", 300), strings.Repeat("é/", 200), strings.Repeat("\U0001F600", 600), strings.Repeat("`~", 1500), 5)
+	f.Fuzz(func(t *testing.T, title, path, desc, body string, n int) {
+		if !utf8.ValidString(title) || !utf8.ValidString(path) || !utf8.ValidString(desc) || !utf8.ValidString(body) {
+			t.Skip("the scanner hands out valid UTF-8 only")
+		}
+		n = 1 + (n%MaxPromptDocs+MaxPromptDocs)%MaxPromptDocs
+		docs := make([]*memory.Document, n)
+		for i := range docs {
+			docs[i] = &memory.Document{Title: title, RelPath: path, Description: desc, Body: strings.Repeat(body, i+1), Modified: testNow}
+		}
+		out := renderInjection(docs, testNow)
+		if len(out) > MaxPromptBytes || !utf8.ValidString(out) {
+			t.Fatalf("%d bytes, valid %v", len(out), utf8.ValidString(out))
+		}
+		bodies, outside := parseFences(t, out)
+		headings := 0
+		for _, l := range outside {
+			if strings.HasPrefix(l, "## ") {
+				headings++
+			}
+		}
+		if headings != n {
+			t.Fatalf("%d headings for %d documents:\n%s", headings, n, out)
+		}
+		for i, b := range bodies {
+			if i < n && !strings.HasPrefix(docs[i].Body, b) {
+				t.Fatalf("fenced body %d is not a prefix of its document's body", i)
+			}
+		}
+	})
+}

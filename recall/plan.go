@@ -156,7 +156,9 @@ func (p *Plan) Initial(ctx context.Context) Injection {
 // returned (and the plan ends); otherwise nothing, and the next tool
 // result asks again.
 func (p *Plan) ToolResult() Injection {
-	return p.e.apply(p, fsm.ToolResultPoint(p.id, p.e.now()))
+	inj := p.e.apply(p, fsm.ToolResultPoint(p.id, p.e.now()))
+	p.refresh()
+	return inj
 }
 
 // End marks the end of the turn: the model answered without another
