@@ -387,3 +387,39 @@ func indexOf(s, sub string) int {
 	}
 	return -1
 }
+
+// Anything that ends a plan cancels its selector call: a new query, an
+// abort, the end of the turn, a reset.
+func TestPlanEndCancelsSelectorCall(t *testing.T) {
+	enders := map[string]func(e *Engine, p *Plan){
+		"new query": func(e *Engine, _ *Plan) { e.Query(context.Background(), Query{Text: "something else"}) },
+		"abort":     func(_ *Engine, p *Plan) { p.Abort() },
+		"end":       func(_ *Engine, p *Plan) { p.End() },
+		"reset":     func(e *Engine, _ *Plan) { e.Reset() },
+	}
+	for name, end := range enders {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFixture(t)
+				inCall, cancelled := make(chan struct{}), make(chan struct{})
+				sel := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+					if req.Query != "deploy" {
+						return nil, nil
+					}
+					close(inCall)
+					<-ctx.Done()
+					close(cancelled)
+					return nil, ctx.Err()
+				})
+				e, _ := f.engine(sel, 0)
+				defer e.Shutdown()
+				p := e.Query(t.Context(), Query{Text: "deploy"})
+				p.Initial(t.Context())
+				<-inCall
+				end(e, p)
+				<-cancelled // a call left running would block here: the bubble reports the deadlock
+				<-p.Settled()
+			})
+		})
+	}
+}
