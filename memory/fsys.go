@@ -66,6 +66,3 @@ func skipForIO(err error) SkipReason {
 	}
 	return SkipUnreadable
 }
-
-// errELOOP is the kernel's "too many levels of symbolic links".
-var errELOOP error = syscall.ELOOP

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // indexFile is the per-scope index agents keep next to the topics; it is
@@ -285,7 +286,7 @@ func within(root, path string) bool {
 // isLoopErr recognises a symlink loop: the kernel's ELOOP, or
 // filepath.EvalSymlinks' own "too many links" after 255 hops.
 func isLoopErr(err error) bool {
-	return errors.Is(err, errELOOP) || strings.Contains(err.Error(), "too many links")
+	return errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links")
 }
 
 func skipForDangling(err error) SkipReason {
