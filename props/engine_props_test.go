@@ -383,7 +383,7 @@ func (h *engineHarness) drawScript(t *rapid.T) engineScript {
 }
 
 func (h *engineHarness) query(t *rapid.T) {
-	words := rapid.SliceOfN(rapid.SampledFrom(engineVocab), 1, 3).Draw(t, "words")
+	words := rapid.SliceOfN(rapid.SampledFrom(engineVocab), 1, 2).Draw(t, "words")
 	marker := rapid.StringOfN(rapid.RuneFrom([]rune("abcdefghijklmnopqrstuvwxyz")), 12, 12, -1).Draw(t, "query_marker")
 	text := fmt.Sprintf("%s %s %d", strings.Join(words, " "), marker, len(h.plans)) // unique per plan
 	s := h.drawScript(t)

@@ -17,11 +17,18 @@ import (
 
 // engineVocab is the query vocabulary: invented words, so the scorer's
 // stopwords and stems leave them alone and each matches exactly the
-// documents that carry it.
-var engineVocab = []string{"quorvex", "blentic", "frandor", "mipsule", "trovank", "zelquin"}
+// documents that carry it. Each word is in two or three of the ten
+// documents, so a query matches a few of them and leaves the rest for the
+// selector's answers: a document delivered to the wrong plan is usually
+// one that plan could not have been given, which is what makes leakage
+// visible.
+var engineVocab = []string{
+	"quorvex", "blentic", "frandor", "mipsule", "trovank", "zelquin",
+	"vostrel", "plinkar", "dramesh", "ulquist", "sarnoth", "kelvane",
+}
 
 // engineTree is a real memory tree on disk for the engine suite: ten
-// documents in both scopes, each carrying two vocabulary words and a random
+// documents in both scopes, each carrying three vocabulary words and a random
 // marker string that must never reach telemetry.
 type engineTree struct {
 	root, project, user string
@@ -60,7 +67,7 @@ func newEngineTree(t *testing.T, r *rand.Rand) *engineTree {
 		tr.markers = append(tr.markers, marker)
 		text := fmt.Sprintf("---\ntype: %s\nname: %s %s note\ndescription: about %s\n---\nBody %s with %s.\n",
 			[]string{"user", "feedback", "project", "reference"}[i%4],
-			engineVocab[i%6], marker, engineVocab[(i+2)%6], marker, engineVocab[(i*5+1)%6])
+			engineVocab[i%12], marker, engineVocab[(i+3)%12], marker, engineVocab[(i+7)%12])
 		path := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
