@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(m.Score, m.Doc.RelPath)
 	}
 	// Output:
-	// tokens: [deploy サー ーバ バー create issue]
+	// tokens: [deploy サー ーバ バー create issue create_issue]
 	// kept: 3 of 4
 	// 13 サーバー.md
 	// 5 deploy.md

@@ -8,7 +8,8 @@ import (
 
 // FuzzTokens: the tokenizer never panics, every token is valid UTF-8, and
 // every token is either a whole run of 3+ word characters, a bigram of two
-// CJK code points, or a bigram of two Thai-like clusters.
+// CJK code points, a bigram or trigram of Thai-like clusters, or a
+// snake_case identifier.
 // Tokens are substrings of the normalised text.
 func FuzzTokens(f *testing.F) {
 	for _, s := range []string{
@@ -22,6 +23,21 @@ func FuzzTokens(f *testing.F) {
 		for _, tok := range Tokens(s) {
 			if !utf8.ValidString(tok) {
 				t.Fatalf("token %q is not valid UTF-8", tok)
+			}
+			if strings.Contains(tok, "_") {
+				// A snake_case identifier: word runs joined by single
+				// underscores.
+				for part := range strings.SplitSeq(tok, "_") {
+					if part == "" {
+						t.Fatalf("identifier token %q has an empty part", tok)
+					}
+					for _, r := range part {
+						if classify(r) != classWord {
+							t.Fatalf("identifier token %q holds %U", tok, r)
+						}
+					}
+				}
+				continue
 			}
 			first, _ := utf8.DecodeRuneInString(tok)
 			class := classify(first)
@@ -40,8 +56,12 @@ func FuzzTokens(f *testing.F) {
 					t.Fatalf("CJK token %q has %d runes, want a bigram", tok, n)
 				}
 			case classSEA:
-				if mid := nextCluster(tok, 0); mid == len(tok) || nextCluster(tok, mid) != len(tok) {
-					t.Fatalf("token %q is not two clusters", tok)
+				clusters := 0
+				for i := 0; i < len(tok); i = nextCluster(tok, i) {
+					clusters++
+				}
+				if clusters != 2 && clusters != 3 {
+					t.Fatalf("token %q has %d clusters, want a bigram or trigram", tok, clusters)
 				}
 			default:
 				t.Fatalf("token %q of separators", tok)

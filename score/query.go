@@ -42,7 +42,7 @@ type Query struct {
 // and last MaxQueryTokens/2 distinct tokens are kept.
 func NewQuery(text string, recentTools []string) Query {
 	var q Query
-	q.tokens = boundTokens(dedupe(dropStopwords(Tokens(text))))
+	q.tokens = boundTokens(dedupe(dropStopwords(queryTokens(text))))
 	for _, t := range memory.Types {
 		q.boost[t] = typeBoost(t, q.tokens)
 	}

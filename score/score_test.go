@@ -47,8 +47,9 @@ func TestScore(t *testing.T) {
 		{"cyrillic case ending", "сервер", doc("a", memory.TypeProject, "Настройка сервера", "", "", 0), 4},
 		{"arabic article", "خادم", doc("a", memory.TypeProject, "إعداد الخادم", "", "", 0), 4},
 		{"greek upper case doc", "βάσης", doc("a", memory.TypeProject, "", "ΒΆΣΗΣ δεδομένων", "", 0), 3},
-		{"thai bigrams", "เซิร์ฟเวอร์", doc("a", memory.TypeProject, "ตั้งค่าเซิร์ฟเวอร์", "", "", 0), 4 * 5},
-		{"thai partial word", "เวอร์", doc("a", memory.TypeProject, "เซิร์ฟเวอร์", "", "", 0), 4 * 2},
+		{"thai bigrams", "เซิร์ฟเวอร์", doc("a", memory.TypeProject, "ตั้งค่าเซิร์ฟเวอร์", "", "", 0), 4 * 4},
+		{"thai shared prefix only", "ประชุม", doc("a", memory.TypeProject, "งบประมาณ", "", "", 0), 0},
+		{"thai partial word", "เวอร์", doc("a", memory.TypeProject, "เซิร์ฟเวอร์", "", "", 0), 4 * 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -79,13 +79,27 @@ func classify(r rune) runeClass {
 //     marks ー ・ ゛ ゜ and the iteration marks inside it) gives its
 //     code-point bigrams; one isolated character gives nothing;
 //   - runs of Thai, Lao, Khmer and Myanmar, which do not separate words,
-//     give bigrams of clusters (a consonant with its marks and the vowels
-//     written around it, see nextCluster) rather than one token per
-//     phrase; a single cluster gives nothing.
+//     give the bigrams and trigrams of their clusters (a consonant with
+//     its marks and the vowels written around it, see nextCluster) rather
+//     than one token per phrase; a single cluster gives nothing. A query
+//     keeps only the trigrams of such a run (or its one bigram when it has
+//     two clusters), so a query matches three clusters in a row — two
+//     overlapping bigrams — not any pair such as the ubiquitous prefix ประ.
 //
-// A CJK character ends a Latin run: "abc漢字" is "abc", "漢字".
+// A CJK character ends a Latin run: "abc漢字" is "abc", "漢字". Word runs
+// joined by single underscores also give the whole identifier after its
+// last part ("create_issue" is "create", "issue", "create_issue"), so a
+// query naming an identifier prefers the documents that name it too.
+// Tokens gives a field's tokens; Query.Tokens gives a query's.
 func Tokens(text string) []string {
 	return AppendTokens(nil, Normalize(text))
+}
+
+// queryTokens is Tokens for query text: Thai-like runs give trigrams.
+func queryTokens(text string) []string {
+	var out []string
+	forEachTokenOf(Normalize(text), true, func(tok string) { out = append(out, tok) })
+	return out
 }
 
 // AppendTokens appends the tokens of already normalised text to dst and
@@ -113,9 +127,18 @@ func classAt(s string, i int) (runeClass, int) {
 	return classify(r), size
 }
 
-// forEachToken calls emit for every token of normalised text, in order.
-func forEachToken(s string, emit func(string)) {
+// forEachToken calls emit for every field token of normalised text, in
+// order.
+func forEachToken(s string, emit func(string)) { forEachTokenOf(s, false, emit) }
+
+// forEachTokenOf calls emit for every token of normalised text, in order;
+// query selects the query treatment of Thai-like runs.
+func forEachTokenOf(s string, query bool, emit func(string)) {
 	i := 0
+	// compound is the start of the snake_case identifier the current word
+	// run belongs to, parts how many word runs it has so far, and joined
+	// says the previous run ended in a joining underscore.
+	compound, parts, joined := 0, 0, false
 	for i < len(s) {
 		c, size := classAt(s, i)
 		if c == classSep {
@@ -147,12 +170,36 @@ func forEachToken(s string, emit func(string)) {
 			if n >= minWordRunes {
 				emit(run)
 			}
+			if joined {
+				parts++
+			} else {
+				compound, parts = start, 1
+			}
+			joined = joinsNext(s, i)
+			if joined {
+				i++ // the underscore; the next run continues the compound
+				continue
+			}
+			if parts > 1 {
+				emit(s[compound:i])
+			}
+			parts = 0
 		case classCJK:
 			emitBigrams(run, emit)
 		case classSEA:
-			emitClusterBigrams(run, emit)
+			emitClusterGrams(run, query, emit)
 		}
 	}
+}
+
+// joinsNext reports whether the word run that ends at i is joined to the
+// next one by a single underscore, as in create_issue.
+func joinsNext(s string, i int) bool {
+	if i+1 >= len(s) || s[i] != '_' {
+		return false
+	}
+	c, _ := classAt(s, i+1)
+	return c == classWord
 }
 
 // emitBigrams emits every pair of adjacent code points of run.
@@ -168,18 +215,35 @@ func emitBigrams(run string, emit func(string)) {
 	}
 }
 
-// emitClusterBigrams emits every pair of adjacent clusters of run (see
-// nextCluster). Thai, Lao, Khmer and Myanmar write vowels and tones as
-// marks and letters around a consonant; pairing bare code points would make
-// units such as "consonant + tone mark" that half the language shares, so
-// unrelated text would match.
-func emitClusterBigrams(run string, emit func(string)) {
-	a := 0                   // start of the first cluster of the pair
-	b := nextCluster(run, 0) // start of the second
-	for b < len(run) {
-		c := nextCluster(run, b)
-		emit(run[a:c])
-		a, b = b, c
+// emitClusterGrams emits the cluster n-grams of run (see nextCluster):
+// for a field every bigram and trigram, for a query every trigram, and in
+// both the single bigram of a two-cluster run. Thai, Lao, Khmer and Myanmar
+// write vowels and tones as marks and letters around a consonant; pairing
+// bare code points would make units such as "consonant + tone mark" that
+// half the language shares, and even cluster pairs are shared by unrelated
+// words, so a query asks for three clusters in a row.
+func emitClusterGrams(run string, query bool, emit func(string)) {
+	// [a,b), [b,c) and [c,d) are consecutive clusters.
+	a := 0
+	b := nextCluster(run, a)
+	if b == len(run) {
+		return // a lone cluster
+	}
+	c := nextCluster(run, b)
+	if c == len(run) {
+		emit(run) // two clusters: one bigram
+		return
+	}
+	for {
+		if !query {
+			emit(run[a:c])
+		}
+		if c == len(run) {
+			return
+		}
+		d := nextCluster(run, c)
+		emit(run[a:d])
+		a, b, c = b, c, d
 	}
 }
 

@@ -15,7 +15,11 @@ func TestTokens(t *testing.T) {
 	}{
 		{"ascii words, short ones dropped", "Fix the DB deploy at 5pm", []string{"fix", "the", "deploy", "5pm"}},
 		{"digits are word characters", "error 404 in v1.2", []string{"error", "404"}},
-		{"punctuation splits", "owner/ownership-rules_v2", []string{"owner", "ownership", "rules"}},
+		{"punctuation splits", "owner/ownership-rules_v2", []string{"owner", "ownership", "rules", "rules_v2"}},
+		{"snake_case identifier", "create_issue", []string{"create", "issue", "create_issue"}},
+		{"identifier of short parts", "a_b_c", []string{"a_b_c"}},
+		{"double underscores separate", "mcp__github__create_issue", []string{"mcp", "github", "create", "issue", "create_issue"}},
+		{"edge underscores", "_private_ x_漢字", []string{"private", "漢字"}},
 		{"accented latin", "Préférence Café NAÏVE", []string{"préférence", "café", "naïve"}},
 		{"decomposed accent composes", "cafe\u0301", []string{"café"}},
 		{"cyrillic", "Сервер базы данных", []string{"сервер", "базы", "данных"}},
@@ -39,15 +43,15 @@ func TestTokens(t *testing.T) {
 		{"lone han gives nothing", "部", nil},
 		{"lone han between spaces", "the 部 team", []string{"the", "team"}},
 		{"lone prolonged mark", "ー", nil},
-		{"thai cluster bigrams", "เซิร์ฟเวอร์", []string{"เซิร์", "ร์ฟ", "ฟเว", "เวอ", "อร์"}},
+		{"thai cluster bigrams and trigrams", "เซิร์ฟเวอร์", []string{"เซิร์", "เซิร์ฟ", "ร์ฟ", "ร์ฟเว", "ฟเว", "ฟเวอ", "เวอ", "เวอร์", "อร์"}},
 		{"thai leading and closing vowels", "กาแฟ", []string{"กาแฟ"}},
 		{"thai digits split", "ไทย๑๒๓", []string{"ไทย", "๑๒๓"}},
 		{"lao", "ລາວ", []string{"ລາວ"}},
-		{"lao three clusters", "ເຊີບເວີ", []string{"ເຊີບ", "ບເວີ"}},
-		{"khmer", "ខ្មែរ", []string{"ខ្មែ", "មែរ"}},
+		{"lao three clusters", "ເຊີບເວີ", []string{"ເຊີບ", "ເຊີບເວີ", "ບເວີ"}},
+		{"khmer", "ខ្មែរ", []string{"ខ្មែ", "ខ្មែរ", "មែរ"}},
 		{"myanmar", "မြန်", []string{"မြန်"}},
 		{"single thai cluster gives nothing", "กี่", nil},
-		{"thai next to latin", "apiเซิร์ฟ", []string{"api", "เซิร์", "ร์ฟ"}},
+		{"thai next to latin", "apiเซิร์ฟ", []string{"api", "เซิร์", "เซิร์ฟ", "ร์ฟ"}},
 		{"invalid utf-8 separates", "abc\xffdef", []string{"abc", "def"}},
 		{"empty", "", nil},
 		{"emoji and symbols", "🚀 → ★", nil},
@@ -59,5 +63,26 @@ func TestTokens(t *testing.T) {
 				t.Errorf("Tokens(%q) mismatch (-want +got):\n%s", tt.in, diff)
 			}
 		})
+	}
+}
+
+// TestQueryTokensOfThaiLikeRuns: a query keeps the trigrams of a run of
+// three or more clusters, the one bigram of a two-cluster run, nothing of
+// a lone cluster; other scripts are tokenised as in fields.
+func TestQueryTokensOfThaiLikeRuns(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"เซิร์ฟเวอร์", []string{"เซิร์ฟ", "ร์ฟเว", "ฟเวอ", "เวอร์"}},
+		{"ประชุม", []string{"ประชุ", "ระชุม"}},
+		{"กาแฟ", []string{"กาแฟ"}},
+		{"กี่", nil},
+		{"deploy サーバー ເຊີບເວີ", []string{"deploy", "サー", "ーバ", "バー", "ເຊີບເວີ"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, NewQuery(tt.in, nil).Tokens(), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("query tokens of %q (-want +got):\n%s", tt.in, diff)
+		}
 	}
 }
