@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -258,9 +259,12 @@ func TestShutdownWithCallInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t)
 		inCall := make(chan struct{})
+		var returned atomic.Bool
 		sel := model.SelectorFunc(func(ctx context.Context, _ model.Request) ([]string, error) {
 			close(inCall)
 			<-ctx.Done()
+			time.Sleep(time.Second) // a call that takes a while to wind down
+			returned.Store(true)
 			return nil, ctx.Err()
 		})
 		e, rec := f.engine(sel, 0)
@@ -272,6 +276,9 @@ func TestShutdownWithCallInFlight(t *testing.T) {
 		case <-p.Settled():
 		default:
 			t.Fatal("Shutdown returned with the plan's pipeline still running")
+		}
+		if !returned.Load() {
+			t.Fatal("Shutdown returned with the selector call still running")
 		}
 		e.Shutdown() // idempotent
 		checkInjection(t, "tool result after shutdown", p.ToolResult(), nil, 0, 0)

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/memrecall/memrecall/fsm"
@@ -126,7 +127,7 @@ func (e *Engine) run(p *Plan) {
 	for _, d := range matches[:min(len(matches), fsm.MaxRelevantDocs)] {
 		fallback = append(fallback, d.ID)
 	}
-	out := model.Settle(e.selectorCtx(p), e.selector, model.Request{
+	out := e.settle(e.selectorCtx(p), model.Request{
 		Query: p.q.Text, Manifest: manifest, RecentTools: p.q.RecentTools,
 		Limit: fsm.MaxRelevantDocs,
 	}, fallback)
@@ -176,6 +177,37 @@ func (p *Plan) unsurfaced(kept []*memory.Document, ranked []score.Match) ([]*mem
 		}
 	}
 	return k, r
+}
+
+// settle runs model.Settle with the engine's selector, counting the
+// selector call itself in e.wg. Settle returns as soon as its context ends
+// and leaves the call's goroutine to return on its own; counting the call
+// is what lets Shutdown promise that no selector call outlives it (for a
+// selector that honours its context, as model.Selector requires).
+//
+// The call is counted before Settle starts it (run's own count is held, so
+// the Add is safe against a concurrent Wait), and uncounted exactly once:
+// by the call when it returns, or here if Settle never made it.
+func (e *Engine) settle(ctx context.Context, req model.Request, fallback []memory.ID) model.Outcome {
+	const (
+		notStarted = iota
+		started
+		abandoned
+	)
+	var state atomic.Int32
+	e.wg.Add(1)
+	counted := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+		if !state.CompareAndSwap(notStarted, started) {
+			return nil, ctx.Err() // Settle gave up before the call began
+		}
+		defer e.wg.Done()
+		return e.selector.Select(ctx, req)
+	})
+	out := model.Settle(ctx, counted, req, fallback)
+	if state.CompareAndSwap(notStarted, abandoned) {
+		e.wg.Done()
+	}
+	return out
 }
 
 // selectorCtx is the context the selector call runs under: the plan's, so
