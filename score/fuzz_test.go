@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/memrecall/memrecall/memory"
 )
 
 // FuzzTokens: the tokenizer never panics, every token is valid UTF-8, and
@@ -68,6 +70,36 @@ func FuzzTokens(f *testing.F) {
 			}
 			if !strings.Contains(n, tok) {
 				t.Fatalf("token %q is not part of the normalised text", tok)
+			}
+		}
+	})
+}
+
+// FuzzRankIndexEqualsNaive: on arbitrary text, indexed and directly scored
+// ranking agree with the naive reference and never panic.
+func FuzzRankIndexEqualsNaive(f *testing.F) {
+	f.Add("deploy the server", "Deploy checklist", "how we deploy", "deploying servers", "mcp__x__y")
+	f.Add("サーバー 部署", "ｻｰﾊﾞｰ", "部署手順", "abc漢字", "")
+	f.Add("ประชุมลูกค้า", "งบประมาณ", "เซิร์ฟเวอร์", "กาแฟ", "")
+	f.Add("using logs", "logging", "used", "create_issue usage", "create_issue")
+	f.Fuzz(func(t *testing.T, query, title, desc, body, tool string) {
+		docs := []*memory.Document{
+			{Type: memory.TypeProject, Title: title, Description: desc, Body: body},
+			{Type: memory.TypeUser, Title: body, Description: title, Body: desc},
+		}
+		q := NewQuery(query, []string{tool})
+		_, want := RankNaive(q, docs)
+		for _, cold := range []int{0, defaultColdAfter} {
+			ix := NewIndex()
+			ix.coldAfter = cold
+			_, got := ix.Rank(q, docs)
+			if len(got) != len(want) {
+				t.Fatalf("coldAfter %d: %d matches, naive %d", cold, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("coldAfter %d: match %d is %+v, naive %+v", cold, i, got[i], want[i])
+				}
 			}
 		}
 	})
