@@ -29,11 +29,3 @@ func ids(ms []Match) []string {
 	}
 	return out
 }
-
-func docIDs(ds []*memory.Document) []string {
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = d.RelPath
-	}
-	return out
-}

@@ -193,8 +193,11 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 		}
 	}
 	ix.keys = keys
+	if len(kept) == 0 {
+		kept = nil // as RankNaive: nothing is nil, not empty
+	}
 	if len(keys) == 0 {
-		return kept, nil // as RankNaive: no match is nil, not empty
+		return kept, nil
 	}
 	// Sorting flat keys rather than Matches keeps the comparison to a few
 	// integer compares; it orders exactly as compareMatches does.

@@ -98,7 +98,7 @@ func TestPropIndexEqualsNaive(t *testing.T) {
 			q := queryGen().Draw(t, "q")
 			wantKept, wantRanked := RankNaive(q, docs)
 			gotKept, gotRanked := ix.Rank(q, docs)
-			if diff := cmp.Diff(docIDs(wantKept), docIDs(gotKept)); diff != "" {
+			if diff := cmp.Diff(wantKept, gotKept); diff != "" {
 				t.Fatalf("kept differs (-naive +index):\n%s", diff)
 			}
 			if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
