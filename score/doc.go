@@ -2,10 +2,13 @@
 // normalisation, tokens, the matching rule, the active-tool noise filter and
 // an in-memory index that ranks documents without rescanning their bodies.
 //
-// The pipeline for one query is
+// One Index serves one catalog. After a scan, index in the background; per
+// query, prepare the query and rank:
 //
+//	ix := score.NewIndex()
+//	go ix.Warm(docs)                  // optional: later queries find it warm
 //	q := score.NewQuery(userText, recentTools)
-//	kept, ranked := ix.Rank(q, docs)
+//	kept, ranked := ix.Rank(q, docs)  // cold or warm, the same answer
 //
 // kept is what survives the noise filter (it is also the pool the model
 // selector may choose from); ranked holds the lexical matches, best first.
