@@ -323,7 +323,9 @@ func (ix *Index) add(d *memory.Document) *entry {
 			// A key is a substring of a whole normalised field; cloning it
 			// lets that text go when the document does.
 			ix.terms[strings.Clone(k)] = id
-			ix.lists = append(ix.lists, nil)
+			// Room for a few documents saves the first regrowths of the
+			// many lists that stay short.
+			ix.lists = append(ix.lists, make([]posting, 0, 4))
 		}
 		l := ix.lists[id]
 		// A document's postings are appended together, so a repeat of the
