@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/memrecall/memrecall/fsm"
@@ -21,12 +20,6 @@ import (
 type Engine struct {
 	cat   *memory.Catalog
 	index *score.Index
-	// indexed is set once the warm-up has built the index. Until then a
-	// query ranks with score.RankNaive, which returns the same result
-	// without building anything: on a cold 1,000-topic tree it is about
-	// three times cheaper than building the index, and the warm-up builds
-	// it on the other core meanwhile.
-	indexed atomic.Bool
 	// warmed is closed when the warm-up goroutine returns.
 	warmed   chan struct{}
 	selector model.Selector
@@ -98,15 +91,6 @@ func (e *Engine) warm() {
 		return
 	}
 	e.index.Rank(score.Query{}, res.Docs)
-	e.indexed.Store(true)
-}
-
-// rank ranks docs for q with the index once it is built.
-func (e *Engine) rank(q score.Query, docs []*memory.Document) ([]*memory.Document, []score.Match) {
-	if e.indexed.Load() {
-		return e.index.Rank(q, docs)
-	}
-	return score.RankNaive(q, docs)
 }
 
 // scan revalidates the catalog. It is not cancellable on purpose: the
