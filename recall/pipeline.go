@@ -104,6 +104,7 @@ func (e *Engine) run(p *Plan) {
 
 	e.mu.Lock()
 	p.ranked, p.cands = ranked, cands
+	p.trace.Skipped = res.Skipped
 	p.trace.Scanned, p.trace.Kept, p.trace.Ranked, p.trace.Candidates = len(res.Docs), len(kept), ranked, cands
 	p.trace.Scan, p.trace.Publish = scanTook, time.Since(p.start)
 	e.applyLocked(p, fsm.DeterministicPublished(p.id, e.now(), ranking, len(res.Docs), scanTook))

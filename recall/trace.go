@@ -14,6 +14,9 @@ import (
 type Trace struct {
 	// Scanned is the number of topic documents read from both scopes.
 	Scanned int
+	// Skipped counts the files the scan passed over, by reason (a
+	// missing root is one of them).
+	Skipped memory.SkipCounts
 	// Kept is the number that passed the active-tool noise filter.
 	Kept int
 	// Ranked are the lexical matches, best first, with their scores.

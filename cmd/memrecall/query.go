@@ -152,8 +152,8 @@ func printTurn(w io.Writer, roots memory.Roots, q recall.Query, selName string, 
 	fmt.Fprintf(w, "query:   %q\nproject: %s\nuser:    %s\ntools:   %s\n\n",
 		q.Text, orNone(roots.Project), orNone(roots.User), orNone(strings.Join(q.RecentTools, ",")))
 
-	fmt.Fprintf(w, "Ranked: %d lexical matches among %d documents (%d kept by the noise filter); %d candidates for the selector\n",
-		len(tr.Ranked), tr.Scanned, tr.Kept, len(tr.Candidates))
+	fmt.Fprintf(w, "Ranked: %d lexical matches among %d documents (%d kept by the noise filter; skipped %d: %s); %d candidates for the selector\n",
+		len(tr.Ranked), tr.Scanned, tr.Kept, tr.Skipped.Total(), tr.Skipped, len(tr.Candidates))
 	if len(tr.Ranked) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  RANK\tSCORE\tSCOPE\tTYPE\tPATH\tTITLE")

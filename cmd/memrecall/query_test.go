@@ -126,7 +126,9 @@ func TestQueryCommandMissingRoot(t *testing.T) {
 	if code := runQuery([]string{"anything", "--project", t.TempDir() + "/missing"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "Initial prompt: nothing injected") || !strings.Contains(out.String(), "0 lexical matches among 0 documents") {
-		t.Errorf("output:\n%s", out.String())
+	for _, want := range []string{"Initial prompt: nothing injected", "0 lexical matches among 0 documents", "root_missing=1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }
