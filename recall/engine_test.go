@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -375,24 +376,11 @@ func TestInjectedTextContent(t *testing.T) {
 		defer e.Shutdown()
 		inj := e.Query(t.Context(), Query{Text: "deploy"}).Initial(t.Context())
 		for _, want := range []string{"## 1. Deploy note 1\nproject memory: deploy-1.md (saved yesterday)\n", "## 5. Deploy note 5\nproject memory: deploy-5.md (saved 5 days ago)\n"} {
-			if !contains(inj.Text, want) {
+			if !strings.Contains(inj.Text, want) {
 				t.Errorf("text lacks %q:\n%s", want, inj.Text)
 			}
 		}
 	})
-}
-
-func contains(s, sub string) bool {
-	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // Anything that ends a plan cancels its selector call: a new query, an
