@@ -82,7 +82,11 @@ func newEngine(opts Options, faults fault) *Engine {
 }
 
 // warm reads the memory tree once and prepares the index for it, so the
-// first query pays neither the cold scan nor the tokenisation.
+// first query pays neither the cold scan nor the tokenisation. A query that
+// arrives meanwhile joins the scan and then ranks at once: Index.Warm holds
+// the index's lock only 64 documents at a time, so the query waits for one
+// chunk, not for the whole build, and scores what is not indexed yet
+// directly (docs/decisions/0605-cold-path.md).
 func (e *Engine) warm() {
 	defer e.wg.Done()
 	defer close(e.warmed)
@@ -90,7 +94,7 @@ func (e *Engine) warm() {
 	if err != nil || e.life.Err() != nil {
 		return
 	}
-	e.index.Rank(score.Query{}, res.Docs)
+	e.index.Warm(res.Docs)
 }
 
 // scan revalidates the catalog. It is not cancellable on purpose: the

@@ -1,9 +1,11 @@
 package score
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memrecall/memrecall/memory"
 )
@@ -47,7 +49,13 @@ type Index struct {
 	// Tests lower both to exercise every path.
 	compactAfter int
 	coldAfter    int
-	epoch        uint64
+	// parallelAfter is the least number of directly scored documents
+	// worth splitting over several goroutines; scorers bounds how many.
+	// Tests lower the first to exercise the split on small corpora.
+	parallelAfter int
+	scorers       int
+	block         int
+	epoch         uint64
 
 	// scratch reused across calls.
 	scores []int32
@@ -55,7 +63,13 @@ type Index struct {
 	fresh  []int
 	keys   []rankKey
 	keyBuf []string
+	// direct holds, per input position of a directly scored document, its
+	// field score, or noiseScore when the noise filter removes it.
+	direct []int32
 }
+
+// noiseScore marks, in Index.direct, a document the noise filter removes.
+const noiseScore = -1
 
 type entry struct {
 	slot int32
@@ -88,6 +102,16 @@ const (
 	// warmChunk is how many documents Warm indexes per hold of the lock, so
 	// a concurrent Rank waits a few milliseconds at most.
 	warmChunk = 64
+	// defaultParallelAfter: below a few hundred documents (a millisecond
+	// of scoring) a second goroutine costs more in hand-off than it saves.
+	defaultParallelAfter = 256
+	// maxScorers bounds the goroutines of one cold Rank; SPEC §8's machine
+	// has two cores, and scoring is CPU-bound.
+	maxScorers = 4
+	// defaultBlock is how many documents a scorer takes at a time: small
+	// enough to balance two goroutines, large enough that the shared
+	// counter is touched rarely.
+	defaultBlock = 32
 )
 
 // rankKey is a match reduced to what orders it.
@@ -118,10 +142,13 @@ func compareKeys(a, b rankKey) int {
 // NewIndex returns an empty index.
 func NewIndex() *Index {
 	return &Index{
-		entries:      make(map[*memory.Document]*entry),
-		terms:        make(map[string]int32),
-		compactAfter: defaultCompactAfter,
-		coldAfter:    defaultColdAfter,
+		entries:       make(map[*memory.Document]*entry),
+		terms:         make(map[string]int32),
+		compactAfter:  defaultCompactAfter,
+		coldAfter:     defaultColdAfter,
+		parallelAfter: defaultParallelAfter,
+		scorers:       min(max(runtime.GOMAXPROCS(0), 1), maxScorers),
+		block:         defaultBlock,
 	}
 }
 
@@ -161,6 +188,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	// With nothing to score, indexing is the only useful work: an empty
 	// query indexes every new document, as Warm does.
 	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
+	ix.scoreFresh(&q, docs)
 
 	scores := ix.scoreSlots(q)
 	kept = make([]*memory.Document, 0, len(docs))
@@ -171,8 +199,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 		case slotNil:
 			continue
 		case slotDirect:
-			var noise bool
-			if score, noise = ix.scoreDirect(&q, d); noise {
+			if score = ix.direct[i]; score == noiseScore {
 				continue
 			}
 		default:
@@ -231,9 +258,71 @@ func (ix *Index) scoreSlots(q Query) []int32 {
 	return scores
 }
 
+// scoreFresh scores the documents sync left unindexed (ix.fresh, when
+// marked slotDirect) into ix.direct. A cold call meets hundreds or
+// thousands of them and nothing else to do, so it splits them over up to
+// ix.scorers goroutines, each taking blocks of ix.block positions from a
+// shared counter and writing only its own positions of ix.direct.
+func (ix *Index) scoreFresh(q *Query, docs []*memory.Document) {
+	fresh := ix.fresh
+	if len(fresh) == 0 || ix.slotOf[fresh[0]] != slotDirect {
+		return // none, or sync indexed them all
+	}
+	if cap(ix.direct) < len(docs) {
+		ix.direct = make([]int32, len(docs))
+	}
+	ix.direct = ix.direct[:len(docs)]
+	block := ix.block
+	workers := min(ix.scorers, (len(fresh)+block-1)/block)
+	if len(fresh) < ix.parallelAfter || workers < 2 {
+		ix.scoreRange(q, docs, fresh, &ix.keyBuf)
+		return
+	}
+	ix.scoreParallel(*q, docs, workers)
+}
+
+// scoreParallel is scoreFresh's split over workers goroutines. It takes
+// the query by value so that only a parallel call pays for moving it to
+// the heap: Rank over indexed documents stays at two allocations.
+func (ix *Index) scoreParallel(q Query, docs []*memory.Document, workers int) {
+	fresh, block := ix.fresh, ix.block
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func(buf *[]string) {
+		for {
+			from := int(next.Add(int64(block))) - block
+			if from >= len(fresh) {
+				return
+			}
+			ix.scoreRange(&q, docs, fresh[from:min(from+block, len(fresh))], buf)
+		}
+	}
+	for range workers - 1 {
+		wg.Go(func() {
+			var buf []string
+			work(&buf)
+		})
+	}
+	work(&ix.keyBuf)
+	wg.Wait()
+}
+
+// scoreRange scores the documents at positions of docs into ix.direct.
+// Concurrent calls write disjoint positions.
+func (ix *Index) scoreRange(q *Query, docs []*memory.Document, positions []int, buf *[]string) {
+	for _, i := range positions {
+		s, noise := scoreDirect(q, docs[i], buf)
+		if noise {
+			s = noiseScore
+		}
+		ix.direct[i] = s
+	}
+}
+
 // scoreDirect scores a document that is not indexed: its field score for q
-// (without the type boost) and whether the noise filter removes it.
-func (ix *Index) scoreDirect(q *Query, d *memory.Document) (int32, bool) {
+// (without the type boost) and whether the noise filter removes it. buf is
+// the caller's scratch for a token's keys.
+func scoreDirect(q *Query, d *memory.Document, buf *[]string) (int32, bool) {
 	text := normalizedText(d)
 	if len(q.aliases) > 0 {
 		if nt, ok := text.usageOnly(); ok && mentionsTool(nt, q.aliases) {
@@ -244,7 +333,7 @@ func (ix *Index) scoreDirect(q *Query, d *memory.Document) (int32, bool) {
 		return 0, false
 	}
 	var masks [MaxQueryTokens]field
-	text.forEachKey(q, &ix.keyBuf, func(k string, f field) {
+	text.forEachKey(q, buf, func(k string, f field) {
 		if i, ok := q.position(k); ok {
 			masks[i] |= f
 		}

@@ -77,6 +77,11 @@ func TestPropIndexEqualsNaive(t *testing.T) {
 		// coldAfter decides which new documents are indexed and which are
 		// scored directly; both paths must agree with the reference.
 		ix.coldAfter = rapid.IntRange(0, 8).Draw(t, "coldAfter")
+		// Directly scored documents may be split over goroutines; the
+		// split must not change a score or an order.
+		ix.parallelAfter = rapid.IntRange(0, 8).Draw(t, "parallelAfter")
+		ix.scorers = rapid.IntRange(1, 3).Draw(t, "scorers")
+		ix.block = rapid.IntRange(1, 4).Draw(t, "block")
 		pool := rapid.SliceOfN(docGen(), 1, 12).Draw(t, "pool")
 		steps := rapid.IntRange(1, 6).Draw(t, "steps")
 		for range steps {
