@@ -185,7 +185,11 @@ func forEachTokenOf(s string, query bool, emit func(string)) {
 			}
 			parts = 0
 		case classCJK:
-			emitBigrams(run, emit)
+			if query {
+				emitQueryBigrams(run, emit)
+			} else {
+				emitBigrams(run, emit)
+			}
 		case classSEA:
 			emitClusterGrams(run, query, emit)
 		}
@@ -212,6 +216,58 @@ func emitBigrams(run string, emit func(string)) {
 		emit(run[a : b+size])
 		a = b
 		b += size
+	}
+}
+
+// cjkScript is the script a CJK-class character belongs to for the query
+// bigram rule.
+type cjkScript uint8
+
+const (
+	scriptHan cjkScript = iota
+	scriptHiragana
+	scriptKatakana
+	scriptHangul
+)
+
+// scriptOf returns the script of a CJK-class character. The kana-run marks
+// (ー ・ ゛ ゜ …) stand inside katakana words and count as Katakana; the
+// iteration marks 々 〆 count as Han.
+func scriptOf(r rune) cjkScript {
+	switch {
+	case unicode.Is(unicode.Hiragana, r):
+		return scriptHiragana
+	case unicode.Is(unicode.Katakana, r), isKanaRunMark(r) && r != 0x3006:
+		return scriptKatakana
+	case unicode.Is(unicode.Hangul, r):
+		return scriptHangul
+	}
+	return scriptHan
+}
+
+// emitQueryBigrams is emitBigrams for a query: it emits only the bigrams
+// whose two characters are of one script, unless the run has none, in
+// which case it emits them all. Japanese writes a word's particles and
+// endings in Hiragana after a Han or Katakana stem (サーバーの, 証明書の,
+// 夜間バッチが), so a bigram across a change of script almost always spans
+// a word boundary — ーの, 書の, チが — and such a pair is found in any
+// Japanese text about anything. A field keeps every bigram, so this is a
+// rule on query tokens only and the index stays exact; a run made only of
+// such pairs (書く) still matches.
+func emitQueryBigrams(run string, emit func(string)) {
+	prev, size := utf8.DecodeRuneInString(run)
+	a, b := 0, size
+	emitted := false
+	for b < len(run) {
+		r, size := utf8.DecodeRuneInString(run[b:])
+		if scriptOf(prev) == scriptOf(r) {
+			emit(run[a : b+size])
+			emitted = true
+		}
+		prev, a, b = r, b, b+size
+	}
+	if !emitted {
+		emitBigrams(run, emit)
 	}
 }
 

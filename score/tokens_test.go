@@ -1,6 +1,7 @@
 package score
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,6 +84,38 @@ func TestQueryTokensOfThaiLikeRuns(t *testing.T) {
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, NewQuery(tt.in, nil).Tokens(), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("query tokens of %q (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestQueryTokensOfCJKRuns: a query keeps the bigrams of one script; a
+// pair across a change of script (a particle after a noun: ーの, 書の) is
+// dropped unless the run has no other pair.
+func TestQueryTokensOfCJKRuns(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"サーバーの", []string{"サー", "ーバ", "バー"}},
+		{"エレベーターの点検", []string{"エレ", "レベ", "ベー", "ータ", "ター", "点検"}},
+		{"証明書の期限切れ", []string{"証明", "明書", "期限", "限切"}},
+		{"夜間バッチが失敗したら", []string{"夜間", "バッ", "ッチ", "失敗", "した", "たら"}},
+		{"書く", []string{"書く"}},
+		{"の点", []string{"の点"}},
+		{"部署手順", []string{"部署", "署手", "手順"}},
+		{"서버 배포", []string{"서버", "배포"}},
+		{"時々", []string{"時々"}},
+		{"部", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, NewQuery(tt.in, nil).Tokens(), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("query tokens of %q (-want +got):\n%s", tt.in, diff)
+		}
+		// Fields keep every bigram, so each query token is one of them.
+		for _, q := range NewQuery(tt.in, nil).Tokens() {
+			if !slices.Contains(Tokens(tt.in), q) {
+				t.Errorf("query token %q of %q is not a field token", q, tt.in)
+			}
 		}
 	}
 }
