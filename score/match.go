@@ -5,24 +5,29 @@ import (
 	"unicode/utf8"
 )
 
-// The matching rule (docs/decisions/0200-matching-rule.md). A query token q
-// matches a field token f when f == q, or when q is a whole token (a run of
-// 3+ word characters, never a bigram) and f is
+// The matching rule (docs/decisions/0200-matching-rule.md and
+// 0205-precision.md). A field token f can be read as a word k with one
+// inflection: k is f itself or, when k is a whole token (a run of 3+ word
+// characters, never a bigram), f is
 //
-//	[article] + q + suffix                 (owner → owners, сервер → сервера)
-//	[article] + q + c + ("ing" | "ed")     (log → logging, stop → stopped), c = last letter of q, a consonant
-//	[article] + q[:len-1] + "ing"          (use → using, configure → configuring), q ends in "e"
+//	[article] + k + suffix                 (owner → owners, сервер → сервера)
+//	[article] + k + c + ("ing" | "ed")     (log → logging, stop → stopped), c = last letter of k, a consonant
+//	[article] + k[:len-1] + "ing"          (use → using, configure → configuring), k ends in "e"
 //
 // where article is the Arabic definite article "ال" (written joined to its
 // noun) and suffix is a short inflection: one of the English endings s, es,
 // ed, d, ing, ings, or any ending of at most three runes that is not plain
-// ASCII (Cyrillic, Greek, Arabic and accented Latin case endings). So
+// ASCII (Cyrillic, Greek, Arabic and accented Latin case endings). A query
+// token q matches f when q and one such reading k have the same light stem
+// (lightStem: one English inflection off, "retries" → "retry"). So
 // "owner" finds "owners" but not "ownership", "log" finds "logging" but not
-// "login". Bigrams match only exactly.
+// "login", and "retries" finds "retry" and "retrying". Bigrams match only
+// exactly.
 //
 // The rule is decided per field token, so an inverted index keyed by the
-// strings each field token answers to (appendKeys) is exact: q matches f if
-// and only if q is one of the keys of f.
+// stems of a field token's readings (appendKeys) is exact: q matches f if
+// and only if lightStem(q) is one of the keys of f. A Query holds its
+// tokens' stems for that reason.
 
 // arabicArticle is written joined to the word it determines.
 const arabicArticle = "ال"
@@ -68,9 +73,26 @@ func isDoublingConsonant(c byte) bool {
 }
 
 // Matches reports whether query token q matches field token f under the
-// shipped rule. It is the plain definition that the naive reference scorer
-// applies and that the index must agree with.
+// shipped rule: some reading of f with at most one inflection taken off
+// (inflects) has q's light stem. It is the plain definition that the
+// naive reference scorer applies and that the index must agree with.
 func Matches(q, f string) bool {
+	if q == f {
+		return true
+	}
+	stem := lightStem(q)
+	var buf [8]string
+	for _, k := range appendInflectionKeys(buf[:0], f) {
+		if lightStem(k) == stem {
+			return true
+		}
+	}
+	return false
+}
+
+// inflects reports whether field token f is the reading q itself or, for
+// a whole token q, q with one allowed inflection (see the rule above).
+func inflects(q, f string) bool {
 	if q == f {
 		return true
 	}
@@ -106,11 +128,24 @@ func extendsInflected(q, f string) bool {
 	return false
 }
 
-// appendKeys appends to dst every query token that matches field token f:
-// f itself and, for a whole token, what it is once an article and/or an
+// appendKeys appends to dst the keys under which the index files field
+// token f: the light stem of each reading of f (appendInflectionKeys). A
+// query token q matches f if and only if lightStem(q) is among them. The
+// result may hold duplicates.
+func appendKeys(dst []string, f string) []string {
+	from := len(dst)
+	dst = appendInflectionKeys(dst, f)
+	for i := from; i < len(dst); i++ {
+		dst[i] = lightStem(dst[i])
+	}
+	return dst
+}
+
+// appendInflectionKeys appends to dst every k that inflects to field token
+// f: f itself and, for a whole token, what it is once an article and/or an
 // inflection is taken off, when that is still a whole token. The result may
 // hold duplicates.
-func appendKeys(dst []string, f string) []string {
+func appendInflectionKeys(dst []string, f string) []string {
 	dst = append(dst, f)
 	if !isWordToken(f) {
 		return dst

@@ -37,7 +37,20 @@ func TestMatches(t *testing.T) {
 		{"خادم", "الخادمة", true},
 		{"patch", "patches", true},
 		{"build", "buildings", true},
-		{"deployed", "deploy", false},
+		{"deployed", "deploy", true}, // both sides stemmed (0205)
+		{"retries", "retry", true},
+		{"retry", "retries", true},
+		{"retrying", "retried", true},
+		{"escalations", "escalation", true},
+		{"processes", "process", true},
+		{"settings", "set", true},
+		{"status", "statu", false},
+		{"class", "clas", false},
+		{"note", "not", false},
+		{"user", "use", false},
+		{"deployments", "deploy", false},
+		{"speeds", "speed", true},
+		{"tries", "try", false}, // "tr" is too short a stem: "tries" is "trie"
 		{"сервер", "сервера", true},
 		{"сервер", "серверами", true},
 		{"сервер", "серверного", false}, // four runes past the stem
@@ -55,9 +68,31 @@ func TestMatches(t *testing.T) {
 		if got := Matches(tt.q, tt.f); got != tt.want {
 			t.Errorf("Matches(%q, %q) = %v, want %v", tt.q, tt.f, got, tt.want)
 		}
-		// The index relies on keys(f) being exactly the tokens that match f.
-		if got := slices.Contains(appendKeys(nil, tt.f), tt.q); got != tt.want {
-			t.Errorf("appendKeys(%q) contains %q = %v, want %v", tt.f, tt.q, got, tt.want)
+		// The index relies on keys(f) being exactly the stems of the
+		// tokens that match f.
+		if got := slices.Contains(appendKeys(nil, tt.f), lightStem(tt.q)); got != tt.want {
+			t.Errorf("appendKeys(%q) contains %q = %v, want %v", tt.f, lightStem(tt.q), got, tt.want)
+		}
+	}
+}
+
+func TestLightStem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"retries", "retry"}, {"retried", "retry"}, {"retrying", "retry"}, {"retry", "retry"},
+		{"escalations", "escalation"}, {"processes", "process"}, {"process", "process"},
+		{"logging", "log"}, {"logged", "log"}, {"logs", "log"}, {"stopped", "stop"},
+		{"installing", "install"}, {"passed", "pass"}, {"added", "add"},
+		{"status", "status"}, {"redis", "redis"}, {"class", "class"},
+		{"settings", "set"}, {"things", "thing"}, {"speeds", "spe"}, {"embeddings", "emb"},
+		{"need", "need"}, {"use", "use"}, {"using", "using"}, {"tries", "trie"},
+		{"create_issues", "create_issues"}, {"сервера", "сервера"}, {"サーバ", "サーバ"},
+	}
+	for _, tt := range tests {
+		if got := lightStem(tt.in); got != tt.want {
+			t.Errorf("lightStem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := lightStem(lightStem(tt.in)); got != lightStem(tt.in) {
+			t.Errorf("lightStem is not idempotent on %q: %q", tt.in, got)
 		}
 	}
 }

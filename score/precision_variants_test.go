@@ -64,21 +64,6 @@ func cjkQueryFilter(mode string) func(string) []string {
 	}
 }
 
-// twoSided is the inflection rule read both ways: q matches f when q and
-// one of f's keys share a light stem.
-func twoSided(q, f string) bool {
-	if q == f {
-		return true
-	}
-	sq := lightStem(q)
-	for _, k := range appendKeys(nil, f) {
-		if k == q || lightStem(k) == sq {
-			return true
-		}
-	}
-	return false
-}
-
 // allBigramQueryTokens is queryTokens before the one-script rule: every
 // bigram of a CJK run.
 func allBigramQueryTokens(text string) []string {
@@ -102,7 +87,7 @@ func TestPrecisionVariants(t *testing.T) {
 	twoOfThree := func(m, n int) bool { return n < 3 || m >= 2 }
 	third := func(m, n int) bool { return 3*m > n }
 	half := func(m, n int) bool { return 2*m >= n }
-	before := variant{name: "before: all query bigrams, one-sided inflection", match: Matches, stopwords: true,
+	before := variant{name: "before: all query bigrams, one-sided inflection", match: inflects, stopwords: true,
 		tokens: Tokens, qtokens: allBigramQueryTokens}
 	with := func(name string, edit func(*variant)) variant {
 		v := before
@@ -114,21 +99,21 @@ func TestPrecisionVariants(t *testing.T) {
 		before,
 		with("query bigrams of one script", func(v *variant) { v.qtokens = queryTokens }),
 		with("drop particle query bigrams", func(v *variant) { v.qtokens = cjkQueryFilter("particle") }),
-		with("two-sided stems", func(v *variant) { v.match = twoSided }),
+		with("two-sided stems", func(v *variant) { v.match = Matches }),
 		with("document matches 2 of >=3 tokens", func(v *variant) { v.covers = twoOfThree }),
 		with("document matches > 1/3 of tokens", func(v *variant) { v.covers = third }),
 		with("document matches >= 1/2 of tokens", func(v *variant) { v.covers = half }),
 		with("corpus knows > 1/3 of tokens", func(v *variant) { v.gate = third }),
 		with("corpus knows >= 1/2 of tokens", func(v *variant) { v.gate = half }),
-		with("one-script + two-sided", func(v *variant) { v.qtokens, v.match = queryTokens, twoSided }),
+		with("one-script + two-sided", func(v *variant) { v.qtokens, v.match = queryTokens, Matches }),
 		with("one-script + two-sided + doc 2 of >=3", func(v *variant) {
-			v.qtokens, v.match, v.covers = queryTokens, twoSided, twoOfThree
+			v.qtokens, v.match, v.covers = queryTokens, Matches, twoOfThree
 		}),
 		with("one-script + two-sided + corpus > 1/3", func(v *variant) {
-			v.qtokens, v.match, v.gate = queryTokens, twoSided, third
+			v.qtokens, v.match, v.gate = queryTokens, Matches, third
 		}),
 		with("one-script + two-sided + corpus >= 1/2", func(v *variant) {
-			v.qtokens, v.match, v.gate = queryTokens, twoSided, half
+			v.qtokens, v.match, v.gate = queryTokens, Matches, half
 		}),
 	}
 	t.Log("| variant | corpus | lexical R@5 | lexical top-1 | English R@5 | CJK+mixed R@5 | no-result recall | non-relevant in top 5 | cases missed |")
@@ -192,7 +177,7 @@ func TestQueryCoverageOnCorpora(t *testing.T) {
 				hit := false
 				for _, d := range fx.docs {
 					for _, fld := range []string{d.Title, d.Description, BodyWindow(d.Body)} {
-						if slices.ContainsFunc(Tokens(fld), func(ft string) bool { return twoSided(qt, ft) }) {
+						if slices.ContainsFunc(Tokens(fld), func(ft string) bool { return Matches(qt, ft) }) {
 							hit = true
 						}
 					}

@@ -24,7 +24,8 @@ var fragments = []string{
 	"サーバー", "ｻｰﾊﾞｰ", "部", "部署", "漢字", "abc漢字", "서버", "배포",
 	"เซิร์ฟเวอร์", "กาแฟ", "การ", "ເຊີບເວີ", "ລາວ", "ខ្មែរ", "မြန်", "preference", "deadline", "docs",
 	"tool usage", "api docs", "gotcha", "create_issue", "mcp__github__create_issue", "github::create_issue",
-	"404", "x", "ー", "・",
+	"404", "x", "ー", "・", "retry", "retries", "retrying", "retried", "speed", "speeds",
+	"escalations", "escalation", "tries", "processes", "process", "エレベーターの",
 }
 
 var separators = []string{" ", " ", "\n", ", ", "-", "", "_", "/"}
@@ -158,9 +159,11 @@ func TestPropRankedShareAToken(t *testing.T) {
 			shared := false
 			for _, qt := range q.Tokens() {
 				for _, ft := range fieldToks {
-					// The silent-e rule (use → using) is the one match
-					// that is not containment.
-					if strings.Contains(ft, qt) || strings.HasSuffix(qt, "e") && strings.Contains(ft, strings.TrimSuffix(qt, "e")+"ing") {
+					// The silent-e rule (use → using) and the -y stem
+					// (retry → retries) are the matches that are not
+					// containment of the query token.
+					if strings.Contains(ft, qt) || strings.HasSuffix(qt, "e") && strings.Contains(ft, strings.TrimSuffix(qt, "e")+"ing") ||
+						strings.HasSuffix(qt, "y") && strings.Contains(ft, strings.TrimSuffix(qt, "y")+"ie") {
 						shared = true
 					}
 				}
@@ -217,8 +220,8 @@ func TestPropQueryBound(t *testing.T) {
 // tokens that match it — the property that makes the index exact — on
 // words built to hit every inflection rule, ASCII and not.
 func TestPropKeysInverseOfMatches(t *testing.T) {
-	letters := []string{"a", "b", "d", "e", "g", "i", "l", "n", "s", "t", "é", "а", "с", "ال", "ة"}
-	endings := []string{"", "s", "es", "ed", "d", "ing", "ings", "ged", "ging", "er", "ership", "ов", "ами"}
+	letters := []string{"a", "b", "d", "e", "g", "i", "l", "n", "s", "t", "y", "é", "а", "с", "ال", "ة"}
+	endings := []string{"", "s", "es", "ed", "d", "ing", "ings", "ged", "ging", "er", "ership", "ов", "ами", "ies", "ied", "y", "sses", "us", "is"}
 	word := rapid.Custom(func(t *rapid.T) string {
 		var b strings.Builder
 		for range rapid.IntRange(1, 6).Draw(t, "letters") {
@@ -242,13 +245,19 @@ func TestPropKeysInverseOfMatches(t *testing.T) {
 			}
 		}
 		cands = append(cands, f, word.Draw(t, "other"))
-		keys := appendKeys(nil, f)
+		readings, keys := appendInflectionKeys(nil, f), appendKeys(nil, f)
 		for _, q := range cands {
 			if qt := Tokens(q); len(qt) != 1 || qt[0] != q {
 				continue // not a query token
 			}
-			if got, want := slices.Contains(keys, q), Matches(q, f); got != want {
-				t.Fatalf("keys(%q) contains %q = %v, Matches = %v (keys %q)", f, q, got, want, keys)
+			if got, want := slices.Contains(readings, q), inflects(q, f); got != want {
+				t.Fatalf("readings(%q) contain %q = %v, inflects = %v (readings %q)", f, q, got, want, readings)
+			}
+			if got, want := slices.Contains(keys, lightStem(q)), Matches(q, f); got != want {
+				t.Fatalf("keys(%q) contain %q = %v, Matches(%q) = %v (keys %q)", f, lightStem(q), got, q, want, keys)
+			}
+			if lightStem(lightStem(q)) != lightStem(q) || Matches(lightStem(q), f) != Matches(q, f) {
+				t.Fatalf("the stem %q of %q does not match as %q does", lightStem(q), q, q)
 			}
 			// The prefilter of direct scoring must never hide a match.
 			if query := NewQuery(q, nil); Matches(q, f) && !query.Empty() && !query.mayMatch(f) {

@@ -28,9 +28,9 @@ type Query struct {
 	sketch [4]uint64
 	// heads has a bit for each token's first three bytes and lengths for
 	// its length: a key of a field token shares the token's first three
-	// bytes (but for the cases mayMatch lets through) and is at most four
-	// bytes shorter (see appendKeys), so a field token whose head or length
-	// range is absent cannot match.
+	// bytes (but for the cases mayMatch lets through) and is no longer
+	// (see appendKeys), so a field token whose head or length range is
+	// absent cannot match.
 	heads   [4]uint64
 	lengths uint64
 }
@@ -39,13 +39,23 @@ type Query struct {
 // first; only the first MaxRecentTools distinct names count). Function
 // words ("the", "what", "для") are dropped; the other tokens are
 // deduplicated in order of first appearance; past MaxQueryTokens the first
-// and last MaxQueryTokens/2 distinct tokens are kept.
+// and last MaxQueryTokens/2 distinct tokens are kept; each is then
+// replaced by its light stem (see Matches), merging forms of one word.
 func NewQuery(text string, recentTools []string) Query {
 	var q Query
-	q.tokens = boundTokens(dedupe(dropStopwords(queryTokens(text))))
+	words := boundTokens(dedupe(dropStopwords(queryTokens(text))))
+	// The type boost reads the words as typed ("docs" names the reference
+	// vocabulary); matching uses their stems, the keys the index files
+	// field tokens under (see Matches), so "retries" and "retry" are one
+	// token.
 	for _, t := range memory.Types {
-		q.boost[t] = typeBoost(t, q.tokens)
+		q.boost[t] = typeBoost(t, words)
 	}
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = lightStem(w)
+	}
+	q.tokens = dedupe(stems)
 	q.aliases = toolAliases(recentTools)
 	q.lookup = make(map[string]int, len(q.tokens))
 	for i, t := range q.tokens {
@@ -73,16 +83,21 @@ func (q *Query) mayMatch(f string) bool {
 	if len(f) == 5 && strings.HasSuffix(f, "ing") {
 		return true // the silent-e key of "using" is "use": another head
 	}
+	if len(f) >= 5 && f[2] == 'i' && f[3] == 'e' {
+		return true // the stem of "tries" is "try": another head
+	}
 	if h := headBit(f); q.heads[h/64]&(1<<(h%64)) == 0 {
 		return false
 	}
 	if !isASCII(f) {
 		return true // a non-ASCII ending of three runes can be 12 bytes
 	}
-	// ASCII keys are 0 to 4 bytes shorter than f ("ings"; the silent-e key
-	// is 2 shorter).
+	// ASCII keys are stems of readings of f: no longer than f (the
+	// silent-e reading of "configuring" is 2 shorter) and at least
+	// minWordRunes long; stemming may take off several endings
+	// ("embeddings" → "emb").
 	hi := min(len(f), 63)
-	lo := max(len(f)-4, 0)
+	lo := minWordRunes
 	span := uint64(1)<<(hi-lo+1) - 1
 	return q.lengths&(span<<lo) != 0
 }

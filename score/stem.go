@@ -2,50 +2,71 @@ package score
 
 import "strings"
 
-// lightStem reduces an ASCII word token to a light stem by taking off one
-// English inflection, so that a query word and a field word that are both
-// inflected ("retries" and "retry", "escalations" and "escalation") can
-// meet: "ies"/"ied" become "y", a plural "s" goes (not after s, u or i:
-// class, status, redis), and "ing", "ings", "ed" go with a doubled final
-// consonant undone (logging → log). The stem keeps at least minWordRunes
-// bytes; when no rule leaves that many the token is its own stem. Other
-// tokens (bigrams, non-ASCII words, identifiers) are their own stem.
+// lightStem reduces an ASCII word to a light stem by taking off English
+// inflections, so that a query word and a field word that are both
+// inflected ("retries" and "retry", "escalations" and "escalation",
+// "retrying" and "retried") meet. Rules, the first that leaves at least
+// minWordRunes bytes applying:
+//
+//	-ies, -ied → -y             (retries, retried → retry)
+//	-sses → -ss                 (processes → process)
+//	-ings, -ing, -ed            (settings, logging, stopped; a doubled
+//	                             final consonant other than l, s, z undone)
+//	-s, but not -ss, -us, -is   (jobs → job; class, status, redis stay)
+//
+// repeated until none applies, so the stem of a stem is itself (the index
+// files field tokens under stems and a Query holds stems, so the naive
+// scorer's Matches must give the same answer for either). Bigrams,
+// non-ASCII words and snake_case identifiers are their own stem: the
+// inflection rule already covers their endings one way, and a name is not
+// a word to be stemmed. There is no -e rule ("note" would meet "not") and
+// no -er rule ("user" is not "use").
 func lightStem(w string) string {
-	n := len(w)
-	if n <= minWordRunes || !isASCII(w) || !isWordToken(w) || strings.Contains(w, "_") {
+	if len(w) <= minWordRunes || !isASCII(w) || !isWordToken(w) || strings.IndexByte(w, '_') >= 0 {
 		return w
 	}
-	keep := func(s string) string {
-		if len(s) >= minWordRunes {
-			return s
+	for {
+		s := stemOnce(w)
+		if s == w {
+			return w
 		}
+		w = s
+	}
+}
+
+// stemOnce applies the first rule of lightStem that leaves a stem of at
+// least minWordRunes bytes, or returns w.
+func stemOnce(w string) string {
+	n := len(w)
+	ok := func(s string) bool { return len(s) >= minWordRunes }
+	if strings.HasSuffix(w, "ies") || strings.HasSuffix(w, "ied") {
+		if s := w[:n-3]; ok(s) {
+			return s + "y"
+		}
+	}
+	if strings.HasSuffix(w, "sses") {
+		return w[:n-2]
+	}
+	for _, suffix := range [...]string{"ings", "ing", "ed"} {
+		if base, found := strings.CutSuffix(w, suffix); found && ok(base) {
+			return undouble(base)
+		}
+	}
+	if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
 		return w
 	}
-	switch {
-	case strings.HasSuffix(w, "ies") || strings.HasSuffix(w, "ied"):
-		return keep(w[:n-3] + "y")
-	case strings.HasSuffix(w, "sses"):
-		return w[:n-2]
-	case strings.HasSuffix(w, "ings"):
-		return keep(undouble(w[:n-4]))
-	case strings.HasSuffix(w, "ing"):
-		return keep(undouble(w[:n-3]))
-	case strings.HasSuffix(w, "ed"):
-		return keep(undouble(w[:n-2]))
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-		return w
-	case strings.HasSuffix(w, "s"):
-		return keep(w[:n-1])
+	if s, found := strings.CutSuffix(w, "s"); found && ok(s) {
+		return s
 	}
 	return w
 }
 
 // undouble undoes the doubling of a final consonant before -ing or -ed
 // (logg → log, stopp → stop), but not of l, s or z, which English words end
-// in doubled (install, pass, buzz), and not below three bytes (add).
+// in doubled (install, pass, buzz), and not below minWordRunes bytes (add).
 func undouble(s string) string {
 	n := len(s)
-	if n >= minWordRunes+1 && s[n-1] == s[n-2] && isDoublingConsonant(s[n-1]) && !strings.ContainsRune("lsz", rune(s[n-1])) {
+	if n > minWordRunes && s[n-1] == s[n-2] && isDoublingConsonant(s[n-1]) && !strings.ContainsRune("lsz", rune(s[n-1])) {
 		return s[:n-1]
 	}
 	return s

@@ -43,9 +43,10 @@ func typeBoost(t memory.Type, tokens []string) int {
 	var keys []string
 	n := 0
 	for _, q := range tokens {
-		// Matches(w, q) holds exactly when w is one of q's keys, so the
-		// few keys of q are looked up instead of testing every word.
-		keys = appendKeys(keys[:0], q)
+		// inflects(w, q) holds exactly when w is one of q's readings, so
+		// the few readings of q are looked up instead of testing every
+		// word.
+		keys = appendInflectionKeys(keys[:0], q)
 		for _, k := range keys {
 			if slices.Contains(vocab, k) {
 				n++
