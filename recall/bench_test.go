@@ -251,7 +251,9 @@ var waitSelector = model.SelectorFunc(func(ctx context.Context, _ model.Request)
 // next iteration's floor, so no background work of one measurement
 // overlaps the next. x-floor is the ratio of the summed cold time to the
 // summed floor time of the same iterations: it holds while other work on
-// the shared machine moves absolute times.
+// the shared machine moves absolute times. scan-ms is the query's wait for
+// the tree (Query to the scan's result) and rank-ms the rest up to the
+// published result (ranking, candidates), both from the plan's Trace.
 func BenchmarkColdVsFloor(b *testing.B) {
 	q := benchQuery()
 	for _, n := range []int{1000, 10000} {
@@ -259,7 +261,7 @@ func BenchmarkColdVsFloor(b *testing.B) {
 			project, user := trees.tree(b, n)
 			workers := scanWorkers(b, project, user)
 			b.ReportAllocs()
-			var floor, cold, scan time.Duration
+			var floor, cold, scan, publish time.Duration
 			for b.Loop() {
 				t0 := time.Now()
 				if got := readFloor(b, project, user, workers); got != n {
@@ -283,11 +285,13 @@ func BenchmarkColdVsFloor(b *testing.B) {
 				floor += t1.Sub(t0)
 				cold += t2.Sub(t1)
 				scan += tr.Scan
+				publish += tr.Publish
 			}
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1000 }
 			b.ReportMetric(ms(floor), "floor-ms")
 			b.ReportMetric(ms(cold), "cold-ms")
 			b.ReportMetric(ms(scan), "scan-ms")
+			b.ReportMetric(ms(publish-scan), "rank-ms")
 			b.ReportMetric(float64(cold)/float64(floor), "x-floor")
 		})
 	}

@@ -20,6 +20,8 @@ import (
 type Engine struct {
 	cat   *memory.Catalog
 	index *score.Index
+	// gate holds the warm-up's indexing back while a plan ranks.
+	gate rankGate
 	// warmed is closed when the warm-up goroutine returns.
 	warmed   chan struct{}
 	selector model.Selector
@@ -81,20 +83,31 @@ func newEngine(opts Options, faults fault) *Engine {
 	return e
 }
 
+// warmChunk is how many documents the warm-up indexes between two looks
+// at the rank gate: about half a millisecond of work, the most a query
+// that starts ranking meanwhile waits for the index.
+const warmChunk = 32
+
 // warm reads the memory tree once and prepares the index for it, so the
 // first query pays neither the cold scan nor the tokenisation. A query that
-// arrives meanwhile joins the scan and then ranks at once: Index.Warm holds
-// the index's lock only 64 documents at a time, so the query waits for one
-// chunk, not for the whole build, and scores what is not indexed yet
-// directly (docs/decisions/0605-cold-path.md).
+// arrives meanwhile joins the scan and ranks first: the warm-up indexes in
+// chunks and waits at the rank gate while any plan is ranking, so the
+// query has every core for scoring the documents not indexed yet
+// (docs/decisions/0605-cold-path.md). Shutdown stops it between chunks.
 func (e *Engine) warm() {
 	defer e.wg.Done()
 	defer close(e.warmed)
 	res, err := e.scan()
-	if err != nil || e.life.Err() != nil {
+	if err != nil {
 		return
 	}
-	e.index.Warm(res.Docs)
+	for start := 0; start < len(res.Docs); start += warmChunk {
+		e.gate.wait(e.life)
+		if e.life.Err() != nil {
+			return
+		}
+		e.index.Warm(res.Docs[start:min(start+warmChunk, len(res.Docs))])
+	}
 }
 
 // scan revalidates the catalog. It is not cancellable on purpose: the

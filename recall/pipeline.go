@@ -70,6 +70,17 @@ func (e *Engine) run(p *Plan) {
 			close(p.published)
 		}
 	}()
+	// The plan holds the rank gate until it has ranked (or gives up), so
+	// the warm-up's indexing does not compete with its scoring.
+	e.gate.enter()
+	inGate := true
+	ranked := func() {
+		if inGate {
+			inGate = false
+			e.gate.leave()
+		}
+	}
+	defer ranked()
 
 	if e.beforeScan != nil {
 		e.beforeScan()
@@ -92,20 +103,21 @@ func (e *Engine) run(p *Plan) {
 		return
 	}
 	q := score.NewQuery(p.q.Text, p.q.RecentTools)
-	kept, ranked := e.index.Rank(q, res.Docs)
-	kept, ranked = p.unsurfaced(kept, ranked)
-	matches := make([]*memory.Document, len(ranked))
-	ranking := make([]fsm.DocID, len(ranked))
-	for i, m := range ranked {
+	kept, found := e.index.Rank(q, res.Docs)
+	ranked()
+	kept, found = p.unsurfaced(kept, found)
+	matches := make([]*memory.Document, len(found))
+	ranking := make([]fsm.DocID, len(found))
+	for i, m := range found {
 		matches[i] = m.Doc
 		ranking[i] = fsm.DocID(m.Doc.ID)
 	}
 	cands := buildCandidates(matches, kept)
 
 	e.mu.Lock()
-	p.ranked, p.cands = ranked, cands
+	p.ranked, p.cands = found, cands
 	p.trace.Skipped = res.Skipped
-	p.trace.Scanned, p.trace.Kept, p.trace.Ranked, p.trace.Candidates = len(res.Docs), len(kept), ranked, cands
+	p.trace.Scanned, p.trace.Kept, p.trace.Ranked, p.trace.Candidates = len(res.Docs), len(kept), found, cands
 	p.trace.Scan, p.trace.Publish = scanTook, time.Since(p.start)
 	e.applyLocked(p, fsm.DeterministicPublished(p.id, e.now(), ranking, len(res.Docs), scanTook))
 	if e.selector == nil {

@@ -323,7 +323,7 @@ func (ix *Index) scoreRange(q *Query, docs []*memory.Document, positions []int, 
 // (without the type boost) and whether the noise filter removes it. buf is
 // the caller's scratch for a token's keys.
 func scoreDirect(q *Query, d *memory.Document, buf *[]string) (int32, bool) {
-	text := normalizedText(d)
+	text, ascii := normalizedTextASCII(d)
 	if len(q.aliases) > 0 {
 		if nt, ok := text.usageOnly(); ok && mentionsTool(nt, q.aliases) {
 			return 0, true
@@ -332,6 +332,15 @@ func scoreDirect(q *Query, d *memory.Document, buf *[]string) (int32, bool) {
 	if len(q.tokens) == 0 {
 		return 0, false
 	}
+	if ascii {
+		return scoreASCII(q, &text, buf), false
+	}
+	return scoreTokens(q, &text, buf), false
+}
+
+// scoreTokens is scoreDirect's general path: tokenise the normalised
+// fields and look each token's keys up among the query's tokens.
+func scoreTokens(q *Query, text *docText, buf *[]string) int32 {
 	var masks [MaxQueryTokens]field
 	text.forEachKey(q, buf, func(k string, f field) {
 		if i, ok := q.position(k); ok {
@@ -342,7 +351,7 @@ func scoreDirect(q *Query, d *memory.Document, buf *[]string) (int32, bool) {
 	for _, m := range masks[:len(q.tokens)] {
 		score += fieldWeight[m]
 	}
-	return score, false
+	return score
 }
 
 // sync makes the index hold the documents of docs (indexing new ones, or,

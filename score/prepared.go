@@ -29,6 +29,25 @@ func normalizedText(d *memory.Document) docText {
 	return docText{Normalize(d.Title), Normalize(d.Description), Normalize(BodyWindow(d.Body))}
 }
 
+// normalizedTextASCII is normalizedText, also reporting that all three
+// fields are ASCII (most memory text), which lets scoreDirect use the byte
+// loop of scoreASCII. ASCII text normalises by lower-casing alone.
+func normalizedTextASCII(d *memory.Document) (docText, bool) {
+	t := docText{d.Title, d.Description, BodyWindow(d.Body)}
+	ascii := true
+	for i, s := range t {
+		switch asciiCase(s) {
+		case asciiLower:
+		case asciiUpper:
+			t[i] = strings.ToLower(s)
+		default:
+			t[i] = Normalize(s)
+			ascii = false
+		}
+	}
+	return t, ascii
+}
+
 // forEachKey calls fn with every key (see appendKeys) of every token of
 // every field, and the field's bit. buf is scratch for the keys of one
 // token. Keys repeat; callers merge them. When q is not nil, tokens that

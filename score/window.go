@@ -10,6 +10,9 @@ func BodyWindow(body string) string {
 	if len(body) <= memory.BodyWindow {
 		return body // no more runes than bytes
 	}
+	if asciiCase(body[:memory.BodyWindow]) != notASCII {
+		return body[:memory.BodyWindow] // one byte per rune
+	}
 	n := 0
 	for i := range body {
 		if n == memory.BodyWindow {

@@ -1,0 +1,56 @@
+package recall
+
+import (
+	"context"
+	"sync"
+)
+
+// rankGate lets the engine's background index build give way to queries
+// that are ranking. A cold query scores the documents the index has not
+// seen on every core (score.Index); the warm-up indexing the same documents
+// on one of those cores meanwhile would only slow it down, and its result
+// is for later queries. So a plan holds the gate from its start until it
+// has ranked, and the warm-up waits for the gate to be free before each
+// chunk it indexes. See docs/decisions/0605-cold-path.md.
+type rankGate struct {
+	mu   sync.Mutex
+	busy int           // plans between start and ranked; guarded by mu
+	free chan struct{} // closed when busy drops to 0; nil if nobody waits
+}
+
+// enter marks a plan that will rank.
+func (g *rankGate) enter() {
+	g.mu.Lock()
+	g.busy++
+	g.mu.Unlock()
+}
+
+// leave marks a plan that has ranked or given up. Every enter is matched
+// by exactly one leave.
+func (g *rankGate) leave() {
+	g.mu.Lock()
+	g.busy--
+	if g.busy == 0 && g.free != nil {
+		close(g.free)
+		g.free = nil
+	}
+	g.mu.Unlock()
+}
+
+// wait returns when no plan is ranking, or when ctx ends.
+func (g *rankGate) wait(ctx context.Context) {
+	g.mu.Lock()
+	if g.busy == 0 {
+		g.mu.Unlock()
+		return
+	}
+	if g.free == nil {
+		g.free = make(chan struct{})
+	}
+	free := g.free
+	g.mu.Unlock()
+	select {
+	case <-free:
+	case <-ctx.Done():
+	}
+}

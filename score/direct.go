@@ -1,0 +1,73 @@
+package score
+
+import "unicode/utf8"
+
+// asciiWordByte marks the bytes that belong to a word run of ASCII text:
+// the tokenizer's classWord (letters and digits). A full byte table needs
+// no bounds check in the hot loop.
+var asciiWordByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiClass[c] == classWord
+	}
+	return t
+}()
+
+// scoreASCII is scoreTokens for a document whose normalised fields are all
+// ASCII (most memory text): the same tokens, found by a loop over bytes
+// instead of the general tokenizer with its per-rune classification and
+// per-token callbacks, and the same test per token (the query's prefilter,
+// then the token's keys among the query's tokens). A directly scored
+// document is the whole cost of a cold query's ranking, so this loop is
+// that cost. TestPropScoreASCIIEqualsTokens checks it against scoreTokens.
+//
+// The tokens of ASCII text (see forEachTokenOf) are every word run of at
+// least minWordRunes bytes and every chain of two or more runs joined by
+// single underscores (create_issue), whatever the runs' lengths.
+func scoreASCII(q *Query, text *docText, buf *[]string) int32 {
+	var masks [MaxQueryTokens]field
+	check := func(tok string, f field) {
+		if !q.mayMatch(tok) {
+			return
+		}
+		*buf = appendKeys((*buf)[:0], tok)
+		for _, k := range *buf {
+			if i, ok := q.position(k); ok {
+				masks[i] |= f
+			}
+		}
+	}
+	for fi, s := range text {
+		f := fieldOf[fi]
+		chain, parts := 0, 0
+		for i := 0; i < len(s); {
+			if !asciiWordByte[s[i]] {
+				i++
+				continue
+			}
+			start := i
+			for i < len(s) && asciiWordByte[s[i]] {
+				i++
+			}
+			if i-start >= minWordRunes {
+				check(s[start:i], f)
+			}
+			if parts == 0 {
+				chain = start
+			}
+			parts++
+			if i+1 < len(s) && s[i] == '_' && asciiWordByte[s[i+1]] {
+				i++ // the underscore: the next run continues the chain
+				continue
+			}
+			if parts > 1 {
+				check(s[chain:i], f)
+			}
+			parts = 0
+		}
+	}
+	var score int32
+	for _, m := range masks[:len(q.tokens)] {
+		score += fieldWeight[m]
+	}
+	return score
+}

@@ -1,0 +1,99 @@
+package score
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memrecall/memrecall/memory"
+	"pgregory.net/rapid"
+)
+
+// asciiFragments are ASCII pieces that stress what scoreSearch must get
+// right: inflections and near misses (stopped, login), the silent-e rule
+// (use, using, configure, configuring), doubled consonants, short runs,
+// identifier chains of every shape (a_b, x__y, create_issue_s), digits and
+// upper case.
+var asciiFragments = []string{
+	"deploy", "deploys", "deployed", "deployment", "redeploy", "owner", "owners",
+	"use", "used", "user", "using", "uses", "us", "log", "login", "logging", "logged",
+	"stop", "stopped", "stops", "configure", "configuring", "configured", "thing",
+	"create_issue", "create_issues", "issue", "create", "mcp__github__create_issue",
+	"a_b", "x__y", "ab", "a", "_", "__", "404", "v2", "Deploy", "LOGGING", "tests", "testing",
+}
+
+var asciiSeparators = []string{" ", "", "_", "-", "\n", ".", "__", "/"}
+
+func asciiTextGen(maxParts int) *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		var b strings.Builder
+		for range rapid.IntRange(0, maxParts).Draw(t, "parts") {
+			b.WriteString(rapid.SampledFrom(asciiFragments).Draw(t, "fragment"))
+			b.WriteString(rapid.SampledFrom(asciiSeparators).Draw(t, "sep"))
+		}
+		return b.String()
+	})
+}
+
+// TestPropScoreASCIIEqualsTokens: on ASCII documents, the byte loop gives
+// exactly the score that the general tokenizer does, for every query
+// (including non-ASCII tokens, which must find nothing).
+func TestPropScoreASCIIEqualsTokens(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := &memory.Document{
+			Title:       asciiTextGen(4).Draw(t, "title"),
+			Description: asciiTextGen(6).Draw(t, "description"),
+			Body:        asciiTextGen(20).Draw(t, "body"),
+		}
+		qtext := asciiTextGen(8).Draw(t, "query")
+		if rapid.Bool().Draw(t, "nonASCII") {
+			qtext += " сервер 部署"
+		}
+		q := NewQuery(qtext, nil)
+		text, ascii := normalizedTextASCII(d)
+		if !ascii {
+			t.Fatalf("ASCII document reported non-ASCII: %q", text)
+		}
+		if text != normalizedText(d) {
+			t.Fatalf("normalizedTextASCII %q, normalizedText %q", text, normalizedText(d))
+		}
+		var buf []string
+		got, want := scoreASCII(&q, &text, &buf), scoreTokens(&q, &text, &buf)
+		if got != want {
+			t.Fatalf("query %q: byte loop scores %d, tokens %d (doc %+v)", q.Tokens(), got, want, d)
+		}
+	})
+}
+
+// TestScoreASCIICases pins the inflection and identifier-chain cases on
+// both paths.
+func TestScoreASCIICases(t *testing.T) {
+	cases := []struct {
+		query, body string
+		want        int32
+	}{
+		{"use", "we are using it", BodyWeight},
+		{"use", "a user", 0},
+		{"log", "logging and login", BodyWeight},
+		{"log", "login", 0},
+		// The query create_issue is the tokens create, issue and
+		// create_issue; the chain token only matches where a chain starts.
+		{"create_issue", "call mcp__github__create_issue", 3 * BodyWeight},
+		{"create_issue", "call create_issue_s", 2 * BodyWeight},
+		{"create_issue", "x_create_issues", 2 * BodyWeight},
+		{"create_issue", "create_issues", 3 * BodyWeight},
+		{"issue", "x_create_issues", BodyWeight},
+		{"a_b", "a_b", BodyWeight},
+		{"a_b", "ca_b", 0},
+		{"stop", "unstoppable stopped", BodyWeight},
+		{"stop", "unstoppable", 0},
+	}
+	for _, c := range cases {
+		q := NewQuery(c.query, nil)
+		d := &memory.Document{Body: c.body}
+		text, _ := normalizedTextASCII(d)
+		var buf []string
+		if got, tok := scoreASCII(&q, &text, &buf), scoreTokens(&q, &text, &buf); got != c.want || tok != c.want {
+			t.Errorf("query %q in %q: byte loop %d, tokens %d, want %d", c.query, c.body, got, tok, c.want)
+		}
+	}
+}
