@@ -223,7 +223,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	if len(kept) == 0 {
 		kept = nil // as RankNaive: nothing is nil, not empty
 	}
-	if len(keys) == 0 {
+	if len(keys) == 0 || !ix.answered(&q, docs, keys) {
 		return kept, nil
 	}
 	// Sorting flat keys rather than Matches keeps the comparison to a few

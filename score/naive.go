@@ -4,7 +4,8 @@ import "github.com/memrecall/memrecall/memory"
 
 // RankNaive is the reference scorer: it applies the noise filter and then,
 // for every document, tokenises each field and searches every query token
-// in it with Matches. It returns what Index.Rank returns and exists so that
+// in it with Matches; when no more than a third of the query's tokens are
+// matched by any kept document it ranks nothing (see answers). It returns what Index.Rank returns and exists so that
 // tests (and the evaluation) can check the index against a definition that
 // is obviously right. Nil documents are skipped.
 func RankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
@@ -16,6 +17,9 @@ func RankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranke
 		if s := ScoreNaive(q, d); s > 0 {
 			ranked = append(ranked, Match{Doc: d, Score: s, Pos: i})
 		}
+	}
+	if len(ranked) > 0 && !q.answers(knownTokens(&q, ranked)) {
+		return kept, nil // the memory knows too little of the query
 	}
 	sortMatches(ranked)
 	return kept, ranked

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/memrecall/memrecall/memory"
@@ -33,6 +34,10 @@ type Query struct {
 	// absent cannot match.
 	heads   [4]uint64
 	lengths uint64
+	// vocabulary has bit i set when token i names a kind of memory (a
+	// type's vocabulary word, as typed); the known-share gate leaves such
+	// tokens out (see answers).
+	vocabulary uint64
 }
 
 // NewQuery prepares text and the names of recently used tools (most recent
@@ -56,6 +61,11 @@ func NewQuery(text string, recentTools []string) Query {
 		stems[i] = lightStem(w)
 	}
 	q.tokens = dedupe(stems)
+	for _, w := range words {
+		if namesType(w) {
+			q.vocabulary |= 1 << slices.Index(q.tokens, lightStem(w))
+		}
+	}
 	q.aliases = toolAliases(recentTools)
 	q.lookup = make(map[string]int, len(q.tokens))
 	for i, t := range q.tokens {

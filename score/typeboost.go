@@ -59,3 +59,13 @@ func typeBoost(t memory.Type, tokens []string) int {
 	}
 	return n
 }
+
+// namesType reports whether query word w names some type's vocabulary.
+func namesType(w string) bool {
+	for _, t := range memory.Types {
+		if typeBoost(t, []string{w}) > 0 {
+			return true
+		}
+	}
+	return false
+}
