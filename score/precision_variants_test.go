@@ -105,6 +105,14 @@ func TestPrecisionVariants(t *testing.T) {
 		with("document matches >= 1/2 of tokens", func(v *variant) { v.covers = half }),
 		with("corpus knows > 1/3 of tokens", func(v *variant) { v.gate = third }),
 		with("corpus knows >= 1/2 of tokens", func(v *variant) { v.gate = half }),
+		with("best document matches > 1/3 of tokens", func(v *variant) { v.bestGate = third }),
+		with("best document matches >= 1/2 of tokens", func(v *variant) { v.bestGate = half }),
+		with("one-script + two-sided + best > 1/3", func(v *variant) {
+			v.qtokens, v.match, v.bestGate = queryTokens, Matches, third
+		}),
+		with("one-script + two-sided + best >= 1/2", func(v *variant) {
+			v.qtokens, v.match, v.bestGate = queryTokens, Matches, half
+		}),
 		with("one-script + two-sided", func(v *variant) { v.qtokens, v.match = queryTokens, Matches }),
 		with("one-script + two-sided + doc 2 of >=3", func(v *variant) {
 			v.qtokens, v.match, v.covers = queryTokens, Matches, twoOfThree
@@ -115,9 +123,11 @@ func TestPrecisionVariants(t *testing.T) {
 		with("one-script + two-sided + corpus >= 1/2", func(v *variant) {
 			v.qtokens, v.match, v.gate = queryTokens, Matches, half
 		}),
+		{name: "shipped: one-script + two-sided + known-share gate (RankNaive)", shipped: true},
 	}
+	results := make([][]figures, len(variants))
 	t.Log("| variant | corpus | lexical R@5 | lexical top-1 | English R@5 | CJK+mixed R@5 | no-result recall | non-relevant in top 5 | cases missed |")
-	for _, v := range variants {
+	for vi, v := range variants {
 		for ci, fx := range corpora {
 			f := fx.measure(v, all)
 			en := fx.measure(v, english)
@@ -126,6 +136,16 @@ func TestPrecisionVariants(t *testing.T) {
 			})
 			t.Logf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %s |", v.name, names[ci],
 				f.recall, f.top1, en.recall, cjk.recall, f.noResult, f.nonRelevant, strings.Join(fx.misses(v), " "))
+			results[vi] = append(results[vi], f)
+		}
+	}
+	// The shipped scorer must not lose recall or top-1 on either corpus
+	// against the rule before this change, nor answer more no-result
+	// cases.
+	for ci := range corpora {
+		was, now := results[0][ci], results[len(results)-1][ci]
+		if now.recall < was.recall || now.top1 < was.top1 || now.noResult < was.noResult {
+			t.Errorf("%s: shipped %+v is worse than before %+v", names[ci], now, was)
 		}
 	}
 }
