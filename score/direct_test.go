@@ -97,3 +97,39 @@ func TestScoreASCIICases(t *testing.T) {
 		}
 	}
 }
+
+// TestPropWordRunEnd: the eight-bytes-at-a-time run end is the byte loop's
+// on lower-case ASCII text, from any start.
+func TestPropWordRunEnd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.OneOf(rapid.ByteRange('a', 'z'), rapid.ByteRange(0, 127)), 0, 40).Draw(t, "text")
+		s := strings.ToLower(string(b))
+		i := rapid.IntRange(0, len(s)).Draw(t, "start")
+		want := i
+		for want < len(s) && asciiWordByte[s[want]] {
+			want++
+		}
+		if got := wordRunEnd(s, i); got != want {
+			t.Fatalf("wordRunEnd(%q, %d) = %d, want %d", s, i, got, want)
+		}
+	})
+}
+
+// TestWordRunEndEveryByte puts every lower-case ASCII byte at every
+// position of an eight-byte word.
+func TestWordRunEndEveryByte(t *testing.T) {
+	for c := range 128 {
+		for at := range 9 {
+			b := []byte(strings.Repeat("a", 12))
+			b[at] = strings.ToLower(string(rune(c)))[0]
+			s := string(b)
+			want := 0
+			for want < len(s) && asciiWordByte[s[want]] {
+				want++
+			}
+			if got := wordRunEnd(s, 0); got != want {
+				t.Fatalf("wordRunEnd(%q, 0) = %d, want %d", s, got, want)
+			}
+		}
+	}
+}
