@@ -11,7 +11,9 @@
 //	kept, ranked := ix.Rank(q, docs)  // cold or warm, the same answer
 //
 // kept is what survives the noise filter (it is also the pool the model
-// selector may choose from); ranked holds the lexical matches, best first.
+// selector may choose from); ranked holds the lexical matches, best first,
+// or nothing when the documents know no more than a third of the query's
+// content tokens (the known-share gate, docs/decisions/0205-precision.md).
 //
 // Algebraic promises, checked by property tests:
 //   - Normalize(Normalize(s)) == Normalize(s), and Normalize(norm.NFKC(s)) ==
