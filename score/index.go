@@ -20,8 +20,9 @@ import (
 //
 // Indexing a document costs more than scoring it once, so a Rank call that
 // meets many documents the index has not seen (a cold start) scores those
-// directly and leaves them unindexed; a call with a few new documents (a
-// changed file) indexes them, and so does a call with an empty query.
+// directly, split over the cores, and leaves them unindexed; a call with a
+// few new documents (a changed file) indexes them, and so does a call with
+// an empty query.
 // Warm indexes documents ahead of time — an engine calls it in the
 // background after a scan so that queries find the index warm. The results
 // are the same either way.
