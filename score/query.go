@@ -38,6 +38,10 @@ type Query struct {
 	// type's vocabulary word, as typed); the known-share gate leaves such
 	// tokens out (see answers).
 	vocabulary uint64
+	// units are what the known-share gate weighs (see gateUnits);
+	// anyOpens says that a match of any one token opens it.
+	units    []gateUnit
+	anyOpens bool
 }
 
 // NewQuery prepares text and the names of recently used tools (most recent
@@ -48,7 +52,10 @@ type Query struct {
 // replaced by its light stem (see Matches), merging forms of one word.
 func NewQuery(text string, recentTools []string) Query {
 	var q Query
-	words := boundTokens(dedupe(dropStopwords(queryTokens(text))))
+	norm := Normalize(text)
+	var words []string
+	forEachTokenOf(norm, true, func(tok string) { words = append(words, tok) })
+	words = boundTokens(dedupe(dropStopwords(words)))
 	// The type boost reads the words as typed ("docs" names the reference
 	// vocabulary); matching uses their stems, the keys the index files
 	// field tokens under (see Matches), so "retries" and "retry" are one
@@ -76,6 +83,8 @@ func NewQuery(text string, recentTools []string) Query {
 		q.heads[h/64] |= 1 << (h % 64)
 		q.lengths |= 1 << min(len(t), 63)
 	}
+	q.units = gateUnits(&q, norm)
+	q.anyOpens = q.anyMatchAnswers()
 	return q
 }
 

@@ -255,19 +255,32 @@ func scriptOf(r rune) cjkScript {
 // rule on query tokens only and the index stays exact; a run made only of
 // such pairs (書く) still matches.
 func emitQueryBigrams(run string, emit func(string)) {
+	queryBigramSpans(run, func(a, b int) { emit(run[a:b]) })
+}
+
+// queryBigramSpans calls span with the byte range of each bigram
+// emitQueryBigrams emits, in order; the known-share gate reads which
+// characters each covers.
+func queryBigramSpans(run string, span func(a, b int)) {
 	prev, size := utf8.DecodeRuneInString(run)
 	a, b := 0, size
 	emitted := false
 	for b < len(run) {
 		r, size := utf8.DecodeRuneInString(run[b:])
 		if scriptOf(prev) == scriptOf(r) {
-			emit(run[a : b+size])
+			span(a, b+size)
 			emitted = true
 		}
 		prev, a, b = r, b, b+size
 	}
-	if !emitted {
-		emitBigrams(run, emit)
+	if emitted {
+		return
+	}
+	_, first := utf8.DecodeRuneInString(run)
+	for a, b = 0, first; b < len(run); {
+		_, size := utf8.DecodeRuneInString(run[b:])
+		span(a, b+size)
+		a, b = b, b+size
 	}
 }
 
@@ -279,6 +292,12 @@ func emitQueryBigrams(run string, emit func(string)) {
 // half the language shares, and even cluster pairs are shared by unrelated
 // words, so a query asks for three clusters in a row.
 func emitClusterGrams(run string, query bool, emit func(string)) {
+	clusterGramSpans(run, query, func(a, b int) { emit(run[a:b]) })
+}
+
+// clusterGramSpans calls span with the byte range of each n-gram
+// emitClusterGrams emits, in order.
+func clusterGramSpans(run string, query bool, span func(a, b int)) {
 	// [a,b), [b,c) and [c,d) are consecutive clusters.
 	a := 0
 	b := nextCluster(run, a)
@@ -287,18 +306,18 @@ func emitClusterGrams(run string, query bool, emit func(string)) {
 	}
 	c := nextCluster(run, b)
 	if c == len(run) {
-		emit(run) // two clusters: one bigram
+		span(0, len(run)) // two clusters: one bigram
 		return
 	}
 	for {
 		if !query {
-			emit(run[a:c])
+			span(a, c)
 		}
 		if c == len(run) {
 			return
 		}
 		d := nextCluster(run, c)
-		emit(run[a:d])
+		span(a, d)
 		a, b, c = b, c, d
 	}
 }
