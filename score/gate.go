@@ -24,9 +24,10 @@ import (
 // What is weighed (the gate's units):
 //   - A word token (a run of a script that separates words, an identifier)
 //     weighs two, and is known when some kept document matches it.
-//   - A character of a CJK run (a code point) or of a Thai, Lao, Khmer or
+//   - A character of a CJK run (a code point with the prolonged sound
+//     mark ー after it, see nextGateChar) or of a Thai, Lao, Khmer or
 //     Myanmar run (a cluster, see nextCluster) weighs one, and is known
-//     when some query token that contains it is matched.
+//     when some matched query token covers part of it.
 //
 // Those scripts are matched by overlapping bigrams (trigrams of clusters)
 // because their words are not separated, and in an unsegmented sentence
@@ -83,8 +84,7 @@ func gateUnits(q *Query, norm string) []gateUnit {
 			if c == classSEA {
 				i = nextCluster(run, i)
 			} else {
-				_, size := utf8.DecodeRuneInString(run[i:])
-				i += size
+				i = nextGateChar(run, i)
 			}
 		}
 		covered = append(covered[:0], make([]uint64, len(starts))...)
@@ -93,7 +93,10 @@ func gateUnits(q *Query, norm string) []gateUnit {
 			if !ok {
 				return // a stopword or past MaxQueryTokens
 			}
-			for k := sort.SearchInts(starts, a); k < len(starts) && starts[k] < b; k++ {
+			// From the character that holds a to the last that starts
+			// before b: a bigram can begin inside ター.
+			k := sort.Search(len(starts), func(j int) bool { return starts[j] > a }) - 1
+			for ; k < len(starts) && starts[k] < b; k++ {
 				covered[k] |= 1 << i
 			}
 		}
@@ -124,6 +127,24 @@ func gateUnits(q *Query, norm string) []gateUnit {
 	}
 	slices.SortFunc(units, func(a, b gateUnit) int { return cmp.Compare(a.tokens, b.tokens) })
 	return units
+}
+
+// nextGateChar returns the end of the gate character of a CJK run that
+// starts at i: a code point with the prolonged sound mark and combining
+// sound marks after it. ー lengthens the vowel of the kana before it, as a
+// Thai vowel mark belongs to its consonant; counted alone it would give
+// the ending ーター that katakana loanwords share (センター, モニター,
+// エレベーター) the weight of three characters.
+func nextGateChar(run string, i int) int {
+	_, size := utf8.DecodeRuneInString(run[i:])
+	for i += size; i < len(run); i += size {
+		var r rune
+		r, size = utf8.DecodeRuneInString(run[i:])
+		if r != 0x30FC && r != 0x3099 && r != 0x309A {
+			break
+		}
+	}
+	return i
 }
 
 // forEachUnsegmentedRun calls fn with each CJK and Thai-like run of

@@ -26,6 +26,7 @@ var fragments = []string{
 	"tool usage", "api docs", "gotcha", "create_issue", "mcp__github__create_issue", "github::create_issue",
 	"404", "x", "ー", "・", "retry", "retries", "retrying", "retried", "speed", "speeds",
 	"escalations", "escalation", "tries", "processes", "process", "エレベーターの",
+	"谁负责审校翻译", "审校", "翻译", "的签名密钥", "センター", "点検", "ข้อมูลรายวัน", "สำรอง",
 }
 
 var separators = []string{" ", " ", "\n", ", ", "-", "", "_", "/"}
