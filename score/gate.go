@@ -175,8 +175,14 @@ func forEachUnsegmentedRun(s string, fn func(run string, c runeClass)) {
 // not for content, and count on neither side; a query of only such tokens
 // is answered.
 func (q *Query) answers(found uint64) bool {
+	known, total := q.knownWeight(found)
+	return 3*known > total || total == 0
+}
+
+// knownWeight returns the weight of the query's content units that the
+// tokens at the positions set in found make known, and the weight of all.
+func (q *Query) knownWeight(found uint64) (known, total int) {
 	content := ^q.vocabulary
-	known, total := 0, 0
 	for _, u := range q.units {
 		if u.tokens&content == 0 {
 			continue
@@ -186,7 +192,7 @@ func (q *Query) answers(found uint64) bool {
 			known += u.weight
 		}
 	}
-	return 3*known > total || total == 0
+	return known, total
 }
 
 // anyMatchAnswers reports whether every single content token opens the

@@ -221,16 +221,7 @@ func TestGateWeights(t *testing.T) {
 			}
 			found |= 1 << i
 		}
-		known, total := 0, 0
-		for _, u := range q.units {
-			if u.tokens&^q.vocabulary == 0 {
-				continue
-			}
-			total += u.weight
-			if u.tokens&^q.vocabulary&found != 0 {
-				known += u.weight
-			}
-		}
+		known, total := q.knownWeight(found)
 		if known != tt.known || total != tt.total {
 			t.Errorf("%q with %q known: %d of %d, want %d of %d", tt.query, tt.matched, known, total, tt.known, tt.total)
 		}

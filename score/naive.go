@@ -4,10 +4,11 @@ import "github.com/memrecall/memrecall/memory"
 
 // RankNaive is the reference scorer: it applies the noise filter and then,
 // for every document, tokenises each field and searches every query token
-// in it with Matches; when no more than a third of the query's tokens are
-// matched by any kept document it ranks nothing (see answers). It returns what Index.Rank returns and exists so that
-// tests (and the evaluation) can check the index against a definition that
-// is obviously right. Nil documents are skipped.
+// in it with Matches; when the kept documents know no more than a third of
+// the query (its words, and the characters of its CJK and Thai-like runs:
+// see gateUnits and answers) it ranks nothing. It returns what Index.Rank
+// returns and exists so that tests (and the evaluation) can check the index
+// against a definition that is obviously right. Nil documents are skipped.
 func RankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	for i, d := range docs {
 		if d == nil || IsNoise(d, q) {

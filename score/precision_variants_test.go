@@ -182,7 +182,8 @@ func (fx *fixture) misses(v variant) []string {
 }
 
 // TestQueryCoverageOnCorpora prints, per lexical case, how many of the
-// query's tokens occur anywhere in the corpus.
+// query's tokens occur anywhere in the corpus, and the weight of the
+// known-share gate's units they make known (the noise filter aside).
 func TestQueryCoverageOnCorpora(t *testing.T) {
 	for _, path := range []string{fixturePath, unseenPath} {
 		fx := loadCorpus(t, path)
@@ -192,8 +193,9 @@ func TestQueryCoverageOnCorpora(t *testing.T) {
 			}
 			q := NewQuery(c.Query, nil)
 			found := 0
+			var known uint64
 			var missing []string
-			for _, qt := range q.tokens {
+			for i, qt := range q.tokens {
 				hit := false
 				for _, d := range fx.docs {
 					for _, fld := range []string{d.Title, d.Description, BodyWindow(d.Body)} {
@@ -204,11 +206,14 @@ func TestQueryCoverageOnCorpora(t *testing.T) {
 				}
 				if hit {
 					found++
+					known |= 1 << i
 				} else {
 					missing = append(missing, qt)
 				}
 			}
-			t.Logf("COV %s %s rel=%d %d/%d missing=%v", path[len(path)-12:], c.ID, len(c.Relevant), found, len(q.tokens), missing)
+			w, total := q.knownWeight(known)
+			t.Logf("COV %s %s rel=%d tokens %d/%d weight %d/%d missing=%v", path[len(path)-12:], c.ID, len(c.Relevant),
+				found, len(q.tokens), w, total, missing)
 		}
 	}
 }
