@@ -86,6 +86,8 @@ func TestLightStem(t *testing.T) {
 		{"settings", "set"}, {"things", "thing"}, {"speeds", "spe"}, {"embeddings", "emb"},
 		{"need", "need"}, {"use", "use"}, {"using", "using"}, {"tries", "trie"},
 		{"create_issues", "create_issues"}, {"сервера", "сервера"}, {"サーバ", "サーバ"},
+		// A stem keeps three bytes: "ss" would be shorter than any token.
+		{"sses", "sse"}, {"classes", "class"},
 	}
 	for _, tt := range tests {
 		if got := lightStem(tt.in); got != tt.want {
@@ -93,6 +95,9 @@ func TestLightStem(t *testing.T) {
 		}
 		if got := lightStem(lightStem(tt.in)); got != lightStem(tt.in) {
 			t.Errorf("lightStem is not idempotent on %q: %q", tt.in, got)
+		}
+		if q := NewQuery(tt.in, nil); q.Empty() {
+			t.Errorf("the query %q has no token", tt.in)
 		}
 	}
 }

@@ -44,8 +44,8 @@ func stemOnce(w string) string {
 			return s + "y"
 		}
 	}
-	if strings.HasSuffix(w, "sses") {
-		return w[:n-2]
+	if s := w[:n-2]; strings.HasSuffix(w, "sses") && ok(s) {
+		return s
 	}
 	for _, suffix := range [...]string{"ings", "ing", "ed"} {
 		if base, found := strings.CutSuffix(w, suffix); found && ok(base) {
