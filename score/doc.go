@@ -12,8 +12,9 @@
 //
 // kept is what survives the noise filter (it is also the pool the model
 // selector may choose from); ranked holds the lexical matches, best first,
-// or nothing when the documents know no more than a third of the query's
-// content tokens (the known-share gate, docs/decisions/0205-precision.md).
+// or nothing when the documents know no more than a third of the query —
+// its words, and the characters of its CJK and Thai-like runs at half a
+// word each (the known-share gate, docs/decisions/0205-precision.md).
 //
 // Algebraic promises, checked by property tests:
 //   - Normalize(Normalize(s)) == Normalize(s), and Normalize(norm.NFKC(s)) ==
