@@ -6,11 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memrecall/memrecall/internal/readfloor"
 )
 
 // benchSizes are the tree sizes of SPEC §7.
@@ -114,54 +113,10 @@ func perTopic(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/topic")
 }
 
-// readFloor is the least any scan must do: list the roots, then open, read
-// (into a reused ReadLimit buffer) and close every .md file, spread over
-// workers the way the scan spreads them. It returns the files read.
+// readFloor is the least any scan must do (see package readfloor), with
+// the scan's read limit as buffer. It returns the files read.
 func readFloor(roots Roots, workers int) int {
-	var paths []string
-	var list func(dir string)
-	list = func(dir string) {
-		f, err := os.Open(dir)
-		if err != nil {
-			return
-		}
-		ents, _ := f.ReadDir(-1)
-		f.Close()
-		for _, e := range ents {
-			p := dir + "/" + e.Name()
-			switch {
-			case e.IsDir():
-				list(p)
-			case strings.HasSuffix(e.Name(), ".md"):
-				paths = append(paths, p)
-			}
-		}
-	}
-	list(roots.Project)
-	list(roots.User)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			buf := make([]byte, ReadLimit)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(paths) {
-					return
-				}
-				fd, err := syscall.Open(paths[i], syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-				if err != nil {
-					continue
-				}
-				if _, err := syscall.Read(fd, buf); err == nil {
-					done.Add(1)
-				}
-				syscall.Close(fd)
-			}
-		})
-	}
-	wg.Wait()
-	return int(done.Load())
+	return readfloor.Read([]string{roots.Project, roots.User}, workers, ReadLimit)
 }
 
 func BenchmarkParse(b *testing.B) {

@@ -8,11 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/readfloor"
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/score"
@@ -186,62 +185,17 @@ func BenchmarkQueryToFast(b *testing.B) {
 			workers := scanWorkers(b, project, user)
 			b.ReportAllocs()
 			for b.Loop() {
-				readFloor(b, project, user, workers)
+				readFloor(project, user, workers)
 			}
 		})
 	}
 }
 
 // readFloor is the raw cost SPEC §8 compares the cold path against, the
-// same floor as memory's BenchmarkScanVsFloor: list both roots, then
-// open/read/close every .md file into a reused ReadLimit buffer with
-// plain system calls, spread over workers the way the scan spreads them,
-// and nothing else. It returns the number of files read.
-func readFloor(b *testing.B, project, user string, workers int) int {
-	var paths []string
-	var list func(dir string)
-	list = func(dir string) {
-		f, err := os.Open(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ents, _ := f.ReadDir(-1)
-		f.Close()
-		for _, e := range ents {
-			p := dir + "/" + e.Name()
-			switch {
-			case e.IsDir():
-				list(p)
-			case strings.HasSuffix(e.Name(), ".md"):
-				paths = append(paths, p)
-			}
-		}
-	}
-	list(project)
-	list(user)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			buf := make([]byte, memory.ReadLimit)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(paths) {
-					return
-				}
-				fd, err := syscall.Open(paths[i], syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-				if err != nil {
-					continue
-				}
-				if _, err := syscall.Read(fd, buf); err == nil {
-					done.Add(1)
-				}
-				syscall.Close(fd)
-			}
-		})
-	}
-	wg.Wait()
-	return int(done.Load())
+// same floor as memory's BenchmarkScanVsFloor (package readfloor). It
+// returns the number of files read.
+func readFloor(project, user string, workers int) int {
+	return readfloor.Read([]string{project, user}, workers, memory.ReadLimit)
 }
 
 // scanWorkers is the worker count a catalog's scan uses on this machine,
@@ -286,7 +240,7 @@ func BenchmarkColdVsFloor(b *testing.B) {
 			var floor, cold, scan, publish time.Duration
 			for b.Loop() {
 				t0 := time.Now()
-				if got := readFloor(b, project, user, workers); got != n {
+				if got := readFloor(project, user, workers); got != n {
 					b.Fatalf("floor read %d files, want %d", got, n)
 				}
 				t1 := time.Now()

@@ -1,0 +1,66 @@
+// Package readfloor measures the least work any scan of a memory tree must
+// do: list the roots, then open, read and close every topic file with plain
+// system calls. It is the floor SPEC §8 compares the cold scan and the cold
+// engine against, shared by the benchmarks of memory/ and recall/ so both
+// compare with the same thing.
+package readfloor
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+)
+
+// Read lists the roots recursively, then opens, reads up to bufSize bytes
+// of and closes every .md file, spread over workers the way the scan
+// spreads them, each worker reusing one buffer. It returns the number of
+// files read; a root that cannot be listed contributes none.
+func Read(roots []string, workers, bufSize int) int {
+	var paths []string
+	var list func(dir string)
+	list = func(dir string) {
+		f, err := os.Open(dir)
+		if err != nil {
+			return
+		}
+		ents, _ := f.ReadDir(-1)
+		f.Close()
+		for _, e := range ents {
+			p := dir + "/" + e.Name()
+			switch {
+			case e.IsDir():
+				list(p)
+			case strings.HasSuffix(e.Name(), ".md"):
+				paths = append(paths, p)
+			}
+		}
+	}
+	for _, r := range roots {
+		list(r)
+	}
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			buf := make([]byte, bufSize)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(paths) {
+					return
+				}
+				fd, err := syscall.Open(paths[i], syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+				if err != nil {
+					continue
+				}
+				if _, err := syscall.Read(fd, buf); err == nil {
+					done.Add(1)
+				}
+				syscall.Close(fd)
+			}
+		})
+	}
+	wg.Wait()
+	return int(done.Load())
+}
