@@ -5,6 +5,7 @@ package fsm
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -29,12 +30,7 @@ func mutants() map[string]mutation {
 
 // Mutants lists the mutant names, sorted.
 func Mutants() []string {
-	var names []string
-	for n := range mutants() {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(mutants()))
 }
 
 // NewMutantSession returns a session with the named defect; the empty

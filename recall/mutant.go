@@ -5,6 +5,7 @@ package recall
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -26,12 +27,7 @@ func mutants() map[string]fault {
 
 // Mutants lists the mutant names, sorted.
 func Mutants() []string {
-	var names []string
-	for n := range mutants() {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(mutants()))
 }
 
 // NewMutant is New with the named defect switched on; the empty name gives
