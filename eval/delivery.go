@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -197,19 +196,16 @@ func scenarios() []scenario {
 //   - zero-wait: replayed on the lifecycle core with the same selection,
 //     the first request built at once, before any result exists.
 func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) (*DeliveryResult, error) {
-	dir, err := os.MkdirTemp("", "memrecall-delivery-")
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	tree, err := c.WriteTree(dir)
+	sc, err := writeAndScan(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	_, ids, err := tree.Scan(ctx, c)
-	if err != nil {
-		return nil, err
-	}
+	defer sc.close()
+	return runDelivery(ctx, c, sc.tree, sc.ids, opts)
+}
+
+// runDelivery is RunDelivery on a corpus already written and scanned.
+func runDelivery(ctx context.Context, c *Corpus, tree *Tree, ids map[memory.ID]string, opts DeliveryOptions) (*DeliveryResult, error) {
 	cases := deliveryCases(c, opts.MaxCases)
 	if len(cases) == 0 {
 		return &DeliveryResult{}, nil

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/score"
@@ -88,20 +87,12 @@ func (o *Outcome) Hit() bool {
 // it with the real scanner, and runs every case through both scorers. The
 // outcomes are in case order, memrecall then legacy for each case.
 func RunQuality(ctx context.Context, c *Corpus) ([]Outcome, error) {
-	dir, err := os.MkdirTemp("", "memrecall-eval-")
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	tree, err := c.WriteTree(dir)
+	sc, err := writeAndScan(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	docs, ids, err := tree.Scan(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return rankCases(ctx, c, docs, ids)
+	defer sc.close()
+	return rankCases(ctx, c, sc.docs, sc.ids)
 }
 
 // rankCases ranks every case over already scanned documents.

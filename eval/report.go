@@ -48,7 +48,12 @@ type Options struct {
 // Run evaluates c: quality on every case for both scorers, then (unless
 // skipped) delivery on a sample of its answerable cases.
 func Run(ctx context.Context, c *Corpus, opts Options) (*Report, error) {
-	out, err := RunQuality(ctx, c)
+	sc, err := writeAndScan(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.close()
+	out, err := rankCases(ctx, c, sc.docs, sc.ids)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +77,7 @@ func Run(ctx context.Context, c *Corpus, opts Options) (*Report, error) {
 	if !opts.SkipDelivery {
 		d := opts.Delivery
 		d.Conversations = true
-		res, err := RunDelivery(ctx, c, d)
+		res, err := runDelivery(ctx, c, sc.tree, sc.ids, d)
 		if err != nil {
 			return nil, err
 		}

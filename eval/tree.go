@@ -146,3 +146,36 @@ func skipSummary(s memory.SkipCounts) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// scanned is a corpus written as a real memory tree under a temporary
+// directory and scanned once with the real scanner: what the quality and
+// the delivery runs both start from.
+type scanned struct {
+	tree *Tree
+	docs []*memory.Document
+	ids  map[memory.ID]string
+	dir  string
+}
+
+// writeAndScan writes c under a new temporary directory and scans it. The
+// caller must call close.
+func writeAndScan(ctx context.Context, c *Corpus) (*scanned, error) {
+	dir, err := os.MkdirTemp("", "memrecall-eval-")
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	tree, err := c.WriteTree(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	docs, ids, err := tree.Scan(ctx, c)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &scanned{tree: tree, docs: docs, ids: ids, dir: dir}, nil
+}
+
+// close removes the temporary tree.
+func (s *scanned) close() { os.RemoveAll(s.dir) }
