@@ -23,7 +23,7 @@ flags:
 
 // runEval implements "memrecall eval".
 func runEval(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs := flag.NewFlagSet("memrecall eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, evalUsage)
@@ -32,15 +32,8 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	corpus := fs.String("corpus", "", "labeled corpus `FILE` (JSON); default: the embedded fixture")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of Markdown tables")
 	noDelivery := fs.Bool("no-delivery", false, "skip the delivery evaluation")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "memrecall eval: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 
 	var (

@@ -11,7 +11,7 @@ import (
 // runGraph prints the recall lifecycle's transition table, the same one
 // fsm.Step is tested against, as Graphviz DOT or as Mermaid.
 func runGraph(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
+	fs := flag.NewFlagSet("memrecall graph", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "dot", "output format: dot or mermaid")
 	fs.Usage = func() {
@@ -19,15 +19,8 @@ func runGraph(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nPrints the recall lifecycle state machine.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "memrecall graph: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	switch *format {
 	case "dot":

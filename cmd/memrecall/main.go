@@ -4,6 +4,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,4 +48,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "memrecall: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// parseFlags parses a subcommand's flags, which take no positional
+// argument. When the command should stop it returns the exit code and
+// false: 0 after -h, 2 after a bad flag or a stray argument.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return 2, false
+	}
+	return 0, true
 }

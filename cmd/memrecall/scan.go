@@ -17,15 +17,8 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memrecall scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dirs := addDirFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "memrecall scan: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	roots, err := dirs.roots()
 	if err != nil {
