@@ -1,10 +1,29 @@
 package score
 
 import (
+	"flag"
+	"testing"
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
 )
+
+// variants enables the exploratory tables that measure candidate rules on
+// the evaluation corpora (minutes on two cores). They document why the
+// shipped rules were chosen; the gates that protect the shipped scorer are
+// the fast tests here and the quality gates of go test ./eval/. .ci/run
+// runs them:
+//
+//	go test ./score -variants -run Variants -v
+var variants = flag.Bool("variants", false, "run the exploratory variant tables on the evaluation corpora")
+
+// needVariants skips an exploratory table unless -variants is set.
+func needVariants(t *testing.T) {
+	t.Helper()
+	if !*variants {
+		t.Skip("exploratory table: run with -variants")
+	}
+}
 
 var baseTime = time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
 

@@ -12,7 +12,7 @@ import (
 // on the fixture, so that a rule is chosen on more than the corpus it was
 // tuned on:
 //
-//	go test ./score -run PrecisionVariants -v
+//	go test ./score -variants -run PrecisionVariants -v
 const unseenPath = "../eval/testdata/unseen-a.json"
 
 // bigramScripts returns the scripts of a CJK bigram's two characters.
@@ -82,6 +82,7 @@ func allBigramQueryTokens(text string) []string {
 }
 
 func TestPrecisionVariants(t *testing.T) {
+	needVariants(t)
 	corpora := []*fixture{loadFixture(t), loadCorpus(t, unseenPath)}
 	names := []string{"fixture", "unseen-a"}
 	twoOfThree := func(m, n int) bool { return n < 3 || m >= 2 }
@@ -185,6 +186,7 @@ func (fx *fixture) misses(v variant) []string {
 // query's tokens occur anywhere in the corpus, and the weight of the
 // known-share gate's units they make known (the noise filter aside).
 func TestQueryCoverageOnCorpora(t *testing.T) {
+	needVariants(t)
 	for _, path := range []string{fixturePath, unseenPath} {
 		fx := loadCorpus(t, path)
 		for _, c := range fx.Cases {

@@ -18,7 +18,7 @@ import (
 // data only (score must not import eval) to keep the evidence behind
 // docs/decisions/0200-matching-rule.md and 0201-tokens.md reproducible:
 //
-//	go test ./score -run OnFixture -v
+//	go test ./score -variants -run OnFixture -v
 const fixturePath = "../eval/testdata/fixture.json"
 
 type fixtureCase struct {
@@ -249,6 +249,7 @@ func english(c fixtureCase) bool { return c.Slice == "english" }
 func thai(c fixtureCase) bool    { return c.Slice == "thai" }
 
 func TestMatchingVariantsOnFixture(t *testing.T) {
+	needVariants(t)
 	fx := loadFixture(t)
 	substring := func(q, f string) bool { return strings.Contains(f, q) }
 	exact := func(q, f string) bool { return q == f }
