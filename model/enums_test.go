@@ -18,7 +18,7 @@ func TestEnumStrings(t *testing.T) {
 		t.Errorf("Strategy strings (-want +got):\n%s", diff)
 	}
 	seen := map[string]bool{}
-	for k := ErrorNone; k <= ErrorOther; k++ {
+	for k := ErrorNone; k <= ErrorRedirect; k++ {
 		s := k.String()
 		if s == "" || seen[s] {
 			t.Errorf("ErrorKind %d has empty or repeated name %q", k, s)
@@ -47,6 +47,7 @@ func TestErrorKindOf(t *testing.T) {
 		{ErrResponseTooLarge, ErrorResponseTooLarge},
 		{ErrConfig, ErrorConfig},
 		{ErrPanic, ErrorPanic},
+		{fmt.Errorf("x: %w", ErrRedirect), ErrorRedirect},
 		{fmt.Errorf("%w: dial: %w", ErrTransport, context.DeadlineExceeded), ErrorTimeout},
 		{fmt.Errorf("%w: connection refused", ErrTransport), ErrorTransport},
 		{errors.New("something else"), ErrorOther},

@@ -40,6 +40,9 @@ const (
 	ErrorPanic
 	// ErrorOther: a selector error that matches none of the sentinels.
 	ErrorOther
+	// ErrorRedirect: the endpoint redirected; the adapter does not follow.
+	// (Appended after ErrorOther: values are never renumbered.)
+	ErrorRedirect
 )
 
 var errorKindNames = [...]string{
@@ -57,6 +60,7 @@ var errorKindNames = [...]string{
 	ErrorConfig:           "config",
 	ErrorPanic:            "panic",
 	ErrorOther:            "other",
+	ErrorRedirect:         "redirect",
 }
 
 // String returns the telemetry spelling, e.g. "timeout" or "http_status".
@@ -95,6 +99,8 @@ func ErrorKindOf(err error) ErrorKind {
 		return ErrorConfig
 	case errors.Is(err, ErrPanic):
 		return ErrorPanic
+	case errors.Is(err, ErrRedirect):
+		return ErrorRedirect
 	case errors.Is(err, context.DeadlineExceeded):
 		return ErrorTimeout
 	case errors.Is(err, ErrTransport):

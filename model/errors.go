@@ -29,8 +29,12 @@ var (
 	// ErrResponseTooLarge: the response body exceeds the adapter's limit.
 	ErrResponseTooLarge = errors.New("model: response body too large")
 	// ErrConfig: the adapter's configuration is unusable (no base URL or
-	// model).
+	// model, or a base URL that is not an absolute http(s) URL).
 	ErrConfig = errors.New("model: invalid selector configuration")
+	// ErrRedirect: the endpoint answered with a redirect (3xx). The adapter
+	// never follows one: it would forward the key, the query and the
+	// manifest to another address.
+	ErrRedirect = errors.New("model: selector endpoint redirected (not followed)")
 	// ErrPanic: the selector panicked; Settle recovered it because the call
 	// runs on an engine goroutine where a panic would end the host process.
 	ErrPanic = errors.New("model: selector panicked")

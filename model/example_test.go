@@ -71,11 +71,15 @@ func ExampleOpenAI() {
 	}))
 	defer srv.Close()
 
-	sel := model.OpenAI(model.OpenAIConfig{
+	sel, err := model.OpenAI(model.OpenAIConfig{
 		BaseURL: srv.URL + "/v1",
 		Model:   "qwen3-coder",
 		APIKey:  "sk-…",
 	})
+	if err != nil { // a missing BaseURL or Model fails here, at wiring time
+		fmt.Println(err)
+		return
+	}
 	docs := exampleDocs()
 	req := model.Request{Query: "write tests for the parser", Manifest: model.BuildManifest(docs)}
 	out := model.Settle(context.Background(), sel, req, []memory.ID{docs[0].ID})

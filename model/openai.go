@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -37,6 +38,9 @@ type OpenAIConfig struct {
 	APIKey string
 	// HTTPClient sends the request; nil means http.DefaultClient. Deadlines
 	// come from the context, so the client needs no timeout of its own.
+	// The adapter uses a copy that refuses redirects (ErrRedirect): a
+	// selector endpoint has no business redirecting, and following one
+	// would send the key, the query and the manifest elsewhere.
 	HTTPClient *http.Client
 	// MaxRequestBytes bounds the encoded request body; a larger request is
 	// not sent (ErrRequestTooLarge). Zero means DefaultMaxRequestBytes.
@@ -48,19 +52,33 @@ type OpenAIConfig struct {
 
 // OpenAI returns a Selector that asks an OpenAI-compatible chat-completions
 // endpoint, with temperature 0 and a strict JSON schema for the answer
-// {"selected_memories": [...]}. The configuration is checked when Select is
-// called (ErrConfig), so a host can wire it unconditionally.
-func OpenAI(cfg OpenAIConfig) Selector {
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = http.DefaultClient
+// {"selected_memories": [...]}. An unusable configuration (no BaseURL, no
+// Model, a BaseURL that is not an absolute http or https URL) fails here
+// with ErrConfig, so a host finds out at wiring time instead of seeing
+// every query fall back to the heuristic.
+func OpenAI(cfg OpenAIConfig) (Selector, error) {
+	if cfg.BaseURL == "" || cfg.Model == "" {
+		return nil, fmt.Errorf("%w: BaseURL and Model are required", ErrConfig)
 	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// The URL's own text may carry credentials: it is not repeated.
+		return nil, fmt.Errorf("%w: BaseURL must be an absolute http or https URL", ErrConfig)
+	}
+	client := http.DefaultClient
+	if cfg.HTTPClient != nil {
+		client = cfg.HTTPClient
+	}
+	noRedirect := *client // a copy: the host's client keeps its policy
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	cfg.HTTPClient = &noRedirect
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = DefaultMaxRequestBytes
 	}
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
-	return &openAISelector{cfg: cfg}
+	return &openAISelector{cfg: cfg}, nil
 }
 
 type openAISelector struct {
@@ -69,9 +87,6 @@ type openAISelector struct {
 
 // Select implements Selector.
 func (s *openAISelector) Select(ctx context.Context, req Request) ([]string, error) {
-	if s.cfg.BaseURL == "" || s.cfg.Model == "" {
-		return nil, fmt.Errorf("%w: BaseURL and Model are required", ErrConfig)
-	}
 	body, err := encodeChatRequest(s.cfg.Model, req)
 	if err != nil {
 		return nil, err
@@ -95,11 +110,18 @@ func (s *openAISelector) Select(ctx context.Context, req Request) ([]string, err
 	}
 	defer resp.Body.Close()
 
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		// Not followed (see OpenAI); the Location is not repeated.
+		return nil, fmt.Errorf("%w: HTTP status %d", ErrRedirect, resp.StatusCode)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		// The status is the error; the body only adds the provider's
 		// message, so an unreadable or oversized one is not a second error.
 		raw, _ := readLimited(resp.Body, min(s.cfg.MaxResponseBytes, maxErrorBodyBytes))
-		return nil, &StatusError{StatusCode: resp.StatusCode, Message: s.redact(providerMessage(raw))}
+		// Redact before the cut (a cut key no longer matches whole) and
+		// again after flattening, which can join pieces split by a newline.
+		msg := s.redact(flatten(s.redact(providerMessage(raw)), maxProviderMessageRunes))
+		return nil, &StatusError{StatusCode: resp.StatusCode, Message: msg}
 	}
 	raw, err := readLimited(resp.Body, s.cfg.MaxResponseBytes)
 	if err != nil {
@@ -123,11 +145,56 @@ func (s *openAISelector) transportError(ctx context.Context, err error) error {
 	return fmt.Errorf("%w: %s", ErrTransport, msg)
 }
 
-func (s *openAISelector) redact(msg string) string {
-	if s.cfg.APIKey == "" {
+func (s *openAISelector) redact(msg string) string { return redactKey(msg, s.cfg.APIKey) }
+
+// minKeyFragment is the shortest run of the API key's characters that is
+// redacted on its own: a provider or proxy may echo part of the key
+// ("sk-...abcd", a key cut by its own length limit), and any long run of a
+// secret narrows the search for the rest. Shorter runs are too likely to be
+// ordinary text.
+const minKeyFragment = 8
+
+// redactKey replaces the key, and every run of at least minKeyFragment
+// characters that also occurs in the key (the whole key if it is shorter),
+// with "[redacted]". It runs on error paths only; the cost is
+// O(len(msg)·len(key)) comparisons.
+func redactKey(msg, key string) string {
+	if key == "" {
 		return msg
 	}
-	return strings.ReplaceAll(msg, s.cfg.APIKey, "[redacted]")
+	minLen := min(minKeyFragment, len(key))
+	var b strings.Builder
+	last := 0
+	for i := 0; i+minLen <= len(msg); {
+		n := longestKeyRun(msg[i:], key)
+		if n < minLen {
+			i++
+			continue
+		}
+		b.WriteString(msg[last:i])
+		b.WriteString("[redacted]")
+		i += n
+		last = i
+	}
+	if last == 0 {
+		return msg
+	}
+	b.WriteString(msg[last:])
+	return b.String()
+}
+
+// longestKeyRun returns the length of the longest prefix of s that occurs
+// somewhere in key.
+func longestKeyRun(s, key string) int {
+	best := 0
+	for k := 0; k < len(key) && len(key)-k > best; k++ {
+		n := 0
+		for n < len(s) && k+n < len(key) && s[n] == key[k+n] {
+			n++
+		}
+		best = max(best, n)
+	}
+	return best
 }
 
 // readLimited reads r up to limit bytes and fails with ErrResponseTooLarge
@@ -144,9 +211,14 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	return raw, nil
 }
 
+// maxProviderMessageRunes bounds the provider message kept in a
+// StatusError.
+const maxProviderMessageRunes = 200
+
 // providerMessage extracts {"error":{"message":…}} from an error response,
-// cut to 200 runes on one line. Anything else yields "": a raw body may echo
-// the prompt, so it is never kept.
+// whole: the caller redacts it, then cuts it to maxProviderMessageRunes on
+// one line. Anything else yields "": a raw body may echo the prompt, so it
+// is never kept.
 func providerMessage(raw []byte) string {
 	var e struct {
 		Error struct {
@@ -156,5 +228,5 @@ func providerMessage(raw []byte) string {
 	if json.Unmarshal(raw, &e) != nil {
 		return ""
 	}
-	return flatten(e.Error.Message, 200)
+	return e.Error.Message
 }

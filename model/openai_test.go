@@ -62,13 +62,23 @@ func serve(t *testing.T, r reply) (*httptest.Server, *atomic.Int32) {
 }
 
 func testSelector(srv *httptest.Server, maxResponse int64) Selector {
-	return OpenAI(OpenAIConfig{
+	return mustOpenAI(OpenAIConfig{
 		BaseURL:          srv.URL + "/v1/",
 		Model:            "test-model",
 		APIKey:           testAPIKey,
 		HTTPClient:       srv.Client(),
 		MaxResponseBytes: maxResponse,
 	})
+}
+
+// mustOpenAI builds the adapter from a configuration the test knows to be
+// valid.
+func mustOpenAI(cfg OpenAIConfig) Selector {
+	sel, err := OpenAI(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return sel
 }
 
 func TestOpenAIRequestBody(t *testing.T) {
@@ -241,7 +251,7 @@ func TestOpenAIStatusError(t *testing.T) {
 func TestOpenAIRequestTooLarge(t *testing.T) {
 	m, ids := fixture()
 	srv, hits := serve(t, reply{200, completion(`{"selected_memories":[]}`)})
-	sel := OpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), MaxRequestBytes: 1024})
+	sel := mustOpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), MaxRequestBytes: 1024})
 	got := Settle(context.Background(), sel, Request{Query: "q", Manifest: m}, ids)
 	checkOutcome(t, got, Outcome{Strategy: StrategyHeuristic, Docs: ids[:5], ErrKind: ErrorRequestTooLarge, Err: ErrRequestTooLarge})
 	if hits.Load() != 0 {
@@ -271,12 +281,22 @@ func TestOpenAIHugeQueryIsCut(t *testing.T) {
 	}
 }
 
+// TestOpenAIConfigErrors: an unusable configuration, the zero one included,
+// fails at construction, not on every Select (where it only showed as a
+// heuristic fallback).
 func TestOpenAIConfigErrors(t *testing.T) {
-	m, _ := fixture()
-	for _, cfg := range []OpenAIConfig{{Model: "m"}, {BaseURL: "http://localhost"}, {BaseURL: "http://bad host\x7f", Model: "m"}} {
-		_, err := OpenAI(cfg).Select(context.Background(), Request{Manifest: m})
-		if !errors.Is(err, ErrConfig) || ErrorKindOf(err) != ErrorConfig {
-			t.Errorf("%+v: err = %v, want ErrConfig", cfg, err)
+	for _, cfg := range []OpenAIConfig{
+		{},
+		{Model: "m"},
+		{BaseURL: "http://localhost"},
+		{BaseURL: "http://bad host\x7f", Model: "m"},
+		{BaseURL: "localhost:8080/v1", Model: "m"},
+		{BaseURL: "ftp://example.com", Model: "m"},
+		{BaseURL: "http:///v1", Model: "m"},
+	} {
+		sel, err := OpenAI(cfg)
+		if !errors.Is(err, ErrConfig) || ErrorKindOf(err) != ErrorConfig || sel != nil {
+			t.Errorf("%+v: (%v, %v), want (nil, ErrConfig)", cfg, sel, err)
 		}
 	}
 }

@@ -69,7 +69,7 @@ func pipeServer(handler http.HandlerFunc) (Selector, func()) {
 	srv.Listener = l
 	srv.Start()
 	tr := &http.Transport{DialContext: l.dial}
-	sel := OpenAI(OpenAIConfig{
+	sel := mustOpenAI(OpenAIConfig{
 		BaseURL:    srv.URL + "/v1",
 		Model:      "test-model",
 		APIKey:     testAPIKey,

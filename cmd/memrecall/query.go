@@ -60,7 +60,11 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
 		return 1
 	}
-	sel, selName := selectorFromEnv()
+	sel, selName, err := selectorFromEnv()
+	if err != nil {
+		fmt.Fprintf(stderr, "memrecall query: %s: %v\n", envBaseURL, err)
+		return 1
+	}
 	q := recall.Query{Text: text, RecentTools: splitTools(*tools)}
 	r := runTurn(roots, sel, q)
 	printTurn(stdout, roots, q, selName, r)
@@ -95,13 +99,18 @@ func parseInterleaved(fs *flag.FlagSet, args []string) (string, error) {
 
 // selectorFromEnv builds the OpenAI-compatible selector from the
 // environment, or returns nil (deterministic only). The name shown is the
-// model's, never the key.
-func selectorFromEnv() (model.Selector, string) {
+// model's, never the key. An unusable configuration (a base URL that is not
+// http or https) is an error rather than a silent deterministic run.
+func selectorFromEnv() (model.Selector, string, error) {
 	base, name := os.Getenv(envBaseURL), os.Getenv(envModel)
 	if base == "" || name == "" {
-		return nil, ""
+		return nil, "", nil
 	}
-	return model.OpenAI(model.OpenAIConfig{BaseURL: base, Model: name, APIKey: os.Getenv(envAPIKey)}), name
+	sel, err := model.OpenAI(model.OpenAIConfig{BaseURL: base, Model: name, APIKey: os.Getenv(envAPIKey)})
+	if err != nil {
+		return nil, "", err
+	}
+	return sel, name, nil
 }
 
 func splitTools(s string) []string {
