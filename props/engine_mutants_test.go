@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // TestEngineMutantsAreCaught shows the engine properties can fail: it runs
@@ -15,11 +17,13 @@ import (
 // only with the memrecall_mutant tag, see recall/mutant.go) and fails if
 // any mutant survives — twice per mutant: with the model, and with the
 // model-free invariants alone. It builds and runs the suite in
-// subprocesses, so -short skips it.
+// subprocesses, which takes minutes: it is a deep suite
+// (MEMRECALL_DEEP=1, run by .ci/run), and -short skips it too.
 func TestEngineMutantsAreCaught(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test in subprocesses")
 	}
+	testenv.SkipUnlessDeep(t)
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the mutation test needs the go command: %v", err)

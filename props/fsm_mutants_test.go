@@ -8,17 +8,21 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // TestFSMMutantsAreCaught shows the fsm properties can fail: it runs
 // TestFSMLifecycle once per deliberate defect of fsm (built in only with
 // the memrecall_mutant tag, see fsm/mutant.go) and fails if any mutant
 // survives, or if a failing run does not print its event script. It
-// builds and runs the suite in subprocesses, so -short skips it.
+// builds and runs the suite in subprocesses, which takes minutes: it is a
+// deep suite (MEMRECALL_DEEP=1, run by .ci/run), and -short skips it too.
 func TestFSMMutantsAreCaught(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test in subprocesses")
 	}
+	testenv.SkipUnlessDeep(t)
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the mutation test needs the go command: %v", err)
