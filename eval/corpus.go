@@ -17,7 +17,7 @@ import (
 	"github.com/memrecall/memrecall/memory"
 )
 
-// Corpus is a labeled evaluation corpus (SPEC §7).
+// Corpus is a labeled evaluation corpus (spec §7.1).
 type Corpus struct {
 	// Name identifies the corpus in reports.
 	Name string `json:"name"`
@@ -109,7 +109,7 @@ func Parse(data []byte) (*Corpus, error) {
 	return &c, nil
 }
 
-// Validate checks the corpus against the rules of SPEC §7 and the ones the
+// Validate checks the corpus against the rules of spec §7.1 and the ones the
 // harness needs to write it as files. The error names the first problem.
 func (c *Corpus) Validate() error {
 	if len(c.Documents) == 0 {

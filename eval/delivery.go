@@ -37,7 +37,7 @@ const (
 	TurnToolUsing = "tool-using"
 )
 
-// SelectorLatencies are the modelled selector round trips (SPEC §7): two
+// SelectorLatencies are the modelled selector round trips (spec §7.3): two
 // inside or near the initial budget, three well above it.
 func SelectorLatencies() []time.Duration {
 	return []time.Duration{40 * time.Millisecond, 250 * time.Millisecond, 600 * time.Millisecond,

@@ -3,7 +3,7 @@
 // whether the recall lifecycle puts them in front of the model in time and
 // only once (delivery).
 //
-// A corpus is a JSON file (SPEC §7) of documents and labeled cases. The
+// A corpus is a JSON file (spec §7.1) of documents and labeled cases. The
 // harness never ranks the JSON directly: it writes every document as a real
 // topic file into a temporary memory tree (id = file name, scope = root,
 // modified = mtime), runs the real scan on it, then the real noise filter and

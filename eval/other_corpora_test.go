@@ -7,12 +7,12 @@ import (
 
 // otherCorpora are the corpora in testdata written by people who had not
 // read the scorer (docs/evaluation.md says how each was used since). They
-// are gated on SPEC §8's targets for unseen corpora where the scorer meets
+// are gated on spec §8's targets for unseen corpora where the scorer meets
 // them, and on a regression floor where it does not yet.
 var otherCorpora = []struct {
 	path string
 	// noResultFloor is the no-result recall the scorer reached when the
-	// corpus was committed. SPEC §8 asks ≥ 95 % on unseen corpora; both
+	// corpus was committed. Spec §8 asks ≥ 95 % on unseen corpora; both
 	// corpora are one case short of it (docs/evaluation.md, Known gaps), so
 	// this floor guards against regression, not the target.
 	noResultFloor float64

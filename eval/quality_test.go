@@ -51,7 +51,7 @@ func val(p *float64) float64 {
 }
 
 // TestFixtureLexicalTargets gates the shipped scorer on the lexical slices
-// (SPEC §8): Recall@5 ≥ 95 % and top-1 ≥ 90 % in every lexical slice.
+// (spec §8): Recall@5 ≥ 95 % and top-1 ≥ 90 % in every lexical slice.
 func TestFixtureLexicalTargets(t *testing.T) {
 	_, out, rows := fixtureRun(t)
 	for _, s := range append(Slices(), SliceLexical) {
@@ -73,7 +73,7 @@ func TestFixtureLexicalTargets(t *testing.T) {
 }
 
 // TestFixtureNoResultRecall: every no-result case of the fixture, in any
-// slice, returns nothing (SPEC §8: 100 % on the fixture).
+// slice, returns nothing (spec §8: 100 % on the fixture).
 func TestFixtureNoResultRecall(t *testing.T) {
 	_, out, rows := fixtureRun(t)
 	r := rows[ScorerMemrecall][SliceOverall]

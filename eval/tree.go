@@ -20,7 +20,7 @@ type Tree struct {
 }
 
 // WriteTree writes every document of c as "<id>.md" under dir/project or
-// dir/user, with SPEC §2 frontmatter and the document's modified time as the
+// dir/user, with spec §2.3 frontmatter and the document's modified time as the
 // file's mtime. dir must exist and should be empty.
 func (c *Corpus) WriteTree(dir string) (*Tree, error) {
 	t := &Tree{
@@ -56,7 +56,7 @@ func (c *Corpus) WriteTree(dir string) (*Tree, error) {
 }
 
 // TopicFile renders a document as the bytes of a topic file: frontmatter
-// with double-quoted values (escaping \ " and newlines, SPEC §2), a blank
+// with double-quoted values (escaping \ " and newlines, spec §2.3), a blank
 // line, then the body.
 func TopicFile(d *Document) []byte {
 	var b strings.Builder

@@ -46,7 +46,7 @@ func TestTopicFileRoundTrip(t *testing.T) {
 		if title == "" {
 			title = d.Type
 		}
-		// CRLF is read as LF (SPEC §2): that is the format, not a loss.
+		// CRLF is read as LF (spec §2.3): that is the format, not a loss.
 		body := strings.TrimSpace(strings.ReplaceAll(d.Body, "\r\n", "\n"))
 		if body == "_No entries yet._" {
 			body = ""

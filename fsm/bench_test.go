@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The lifecycle core must take at most 1 µs per event (SPEC §8). Each
+// The lifecycle core must take at most 1 µs per event (spec §8). Each
 // benchmark below applies one kind of event to sessions prepared, outside
 // the timer, in the state where that event does its real work; sessions
 // are prepared in batches so the timer is paused rarely.

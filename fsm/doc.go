@@ -1,4 +1,4 @@
-// Package fsm is memrecall's recall lifecycle (SPEC §5) as a pure,
+// Package fsm is memrecall's recall lifecycle (spec §5) as a pure,
 // synchronous state machine: no I/O, no goroutines, no clock. The engine
 // (package recall) drives it in the etcd-raft style — the core decides,
 // the host acts: every input is an Event passed to Session.Step, every

@@ -45,7 +45,7 @@ func settlesToWait(_ context.Context, args ...any) bool {
 }
 
 // settledWithRemainder: at the initial point, the plan settled inside the
-// window with something to deliver (SPEC §5.2).
+// window with something to deliver (spec §5.2).
 func settledWithRemainder(_ context.Context, args ...any) bool {
 	s := input(args).s
 	return !s.cur.initialPassed && s.cur.settled && s.hasRemainder()
@@ -59,7 +59,7 @@ func settledWithNothingLeft(_ context.Context, args ...any) bool {
 }
 
 // fastAvailable: at the initial point, unsettled, with ranked documents
-// not yet surfaced (SPEC §5.3).
+// not yet surfaced (spec §5.3).
 func fastAvailable(_ context.Context, args ...any) bool {
 	s := input(args).s
 	return !s.cur.initialPassed && !s.cur.settled && s.hasFastDocs()
@@ -78,7 +78,7 @@ func initialAlreadyPassed(_ context.Context, args ...any) bool {
 }
 
 // remainderReady: at a tool-result point, the plan is settled with
-// documents left to deliver (SPEC §5.4).
+// documents left to deliver (spec §5.4).
 func remainderReady(_ context.Context, args ...any) bool {
 	s := input(args).s
 	return s.cur.initialPassed && s.cur.settled && s.hasRemainder()

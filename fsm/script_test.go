@@ -182,7 +182,7 @@ func renderOutput(o fsm.Output) []string {
 }
 
 // TestEveryRuleHasAScript keeps the scripts an executable spec: each rule
-// of SPEC §5 is named by a "# rule:" line of at least one script.
+// of spec §5 is named by a "# rule:" line of at least one script.
 func TestEveryRuleHasAScript(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	if err != nil {
@@ -205,7 +205,7 @@ func TestEveryRuleHasAScript(t *testing.T) {
 	for i := 1; i <= 7; i++ {
 		rule := fmt.Sprintf("5.%d", i)
 		if len(covered[rule]) == 0 {
-			t.Errorf("SPEC §%s has no scenario script", rule)
+			t.Errorf("spec §%s has no scenario script", rule)
 		}
 	}
 }

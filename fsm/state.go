@@ -24,7 +24,7 @@ const (
 // States lists every State in declaration order.
 var States = [...]State{StateIdle, StatePending, StateFastDelivered, StateRefinedDelivered, StateDiscarded}
 
-// String returns the state's name as written in SPEC §5.
+// String returns the state's name as written in spec §5.
 func (s State) String() string {
 	switch s {
 	case StateIdle:

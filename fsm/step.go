@@ -9,7 +9,7 @@ import (
 // Step applies one event and returns what the host must do now.
 //
 // Shared checks come first: after shutdown every event is dropped, and an
-// event for a plan other than the current one is dropped (SPEC §5.6: a
+// event for a plan other than the current one is dropped (spec §5.6: a
 // late settle of an old query never crosses into the new one). Then the
 // session-wide triggers apply, then the plan triggers by state. A
 // terminal plan ignores plan triggers: it delivers nothing more.
@@ -167,7 +167,7 @@ func (s *Session) selectionFor(ev Event) ([]DocID, telemetry.Strategy) {
 }
 
 // reachInitialPoint delivers the refined result when the plan settled in
-// the initial window (SPEC §5.2), else the fast result (§5.3).
+// the initial window (spec §5.2), else the fast result (§5.3).
 func (s *Session) reachInitialPoint(at time.Duration) Output {
 	p := &s.cur
 	if p.initialPassed && !s.mut.has(mutInitialTwice) {
@@ -184,7 +184,7 @@ func (s *Session) reachInitialPoint(at time.Duration) Output {
 	return s.unchanged()
 }
 
-// reachToolResultPoint delivers a settled remainder (SPEC §5.4).
+// reachToolResultPoint delivers a settled remainder (spec §5.4).
 func (s *Session) reachToolResultPoint(at time.Duration) Output {
 	p := &s.cur
 	if !p.initialPassed || !p.settled {
@@ -296,7 +296,7 @@ func (s *Session) remainderLen() int {
 	return n
 }
 
-// excluded is the exclusion set check (SPEC §5.6).
+// excluded is the exclusion set check (spec §5.6).
 func (s *Session) excluded(d DocID) bool {
 	if s.mut.has(mutNoExclusion) {
 		return false

@@ -12,7 +12,7 @@ import (
 	"github.com/memrecall/memrecall/internal/readfloor"
 )
 
-// benchSizes are the tree sizes of SPEC §7.
+// benchSizes are the tree sizes of spec §7.4.
 var benchSizes = []int{200, 500, 1000, 5000, 10000}
 
 // words make generated bodies look like prose to the parser.

@@ -52,7 +52,7 @@ type Stats struct {
 type Option func(*Catalog)
 
 // WithWorkers sets how many files are read concurrently (default: the
-// number of CPUs, at least 2 and at most 8; SPEC §8 measured no gain past
+// number of CPUs, at least 2 and at most 8; spec §8 measured no gain past
 // two workers on two cores, and a little overlap helps a cold disk).
 func WithWorkers(n int) Option {
 	return func(c *Catalog) {

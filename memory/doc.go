@@ -1,6 +1,6 @@
 // Package memory is memrecall's vocabulary — Scope, Type, ID, Document —
 // and its reader of managed-memory trees in the on-disk format of Qwen Code
-// and Claude Code (SPEC §2): Markdown topic files with a small frontmatter,
+// and Claude Code (spec §2): Markdown topic files with a small frontmatter,
 // under a project root and a user root.
 //
 // Parse reads one file. Scan reads a tree once. A Catalog keeps the parsed

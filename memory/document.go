@@ -75,7 +75,7 @@ func (t Type) String() string {
 }
 
 // ParseType maps a frontmatter `type` value to a Type. Only the four
-// spellings of SPEC §2 are accepted, exactly.
+// spellings of spec §2.4 are accepted, exactly.
 func ParseType(s string) (Type, error) {
 	switch s {
 	case "user":

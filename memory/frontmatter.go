@@ -28,7 +28,7 @@ type Parsed struct {
 	BodyTruncated bool
 }
 
-// Parse reads a whole topic file in the format of SPEC §2: a `---` line,
+// Parse reads a whole topic file in the format of spec §2.3: a `---` line,
 // `key: value` lines, a `---` line, then the body. CRLF line ends are read
 // as LF and a leading byte-order mark is ignored. Values may be bare,
 // "double-quoted" (escapes \" \\ \n \t; any other backslash is kept) or

@@ -13,7 +13,7 @@
 //     any OpenAI-compatible chat-completions endpoint, Scripted, Delayed and
 //     SelectorFunc for tests and evaluation.
 //   - Settle runs a Selector under the SelectorTimeout ceiling, validates its
-//     answer and applies the policy of SPEC §4: a valid answer is the model's
+//     answer and applies the policy of spec §4.5: a valid answer is the model's
 //     choice, an empty answer selects nothing, an error or the ceiling falls
 //     back to the lexical top five, and a cancelled caller gets nothing. The
 //     resulting Outcome carries a Strategy and an ErrorKind that are safe for

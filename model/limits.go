@@ -2,7 +2,7 @@ package model
 
 import "time"
 
-// Bounds of the selector stage (SPEC §4). They are constants, not options:
+// Bounds of the selector stage (spec §1.3, §4). They are constants, not options:
 // the manifest size and the ceiling are part of the recall contract.
 const (
 	// DefaultLimit is the number of documents a selector may return when a

@@ -13,13 +13,13 @@ const (
 	// maxQueryBytes keeps a pasted log from pushing the request past its
 	// limit: the head and the tail of a longer query are kept.
 	maxQueryBytes = 16 << 10
-	// maxRecentTools is SPEC §3's bound on recent tool names.
+	// maxRecentTools is spec §3.8's bound on recent tool names.
 	maxRecentTools = 20
 	// maxToolNameBytes bounds one tool name.
 	maxToolNameBytes = 128
 )
 
-// systemPrompt explains the task. The recent-tools rule is SPEC §3's: the
+// systemPrompt explains the task. The recent-tools rule is spec §3.8's: the
 // model already has the schema of a tool it is using, so only durable
 // lessons about that tool are worth a memory slot.
 const systemPrompt = `You select long-term memories for a coding agent.

@@ -11,7 +11,7 @@ type Request struct {
 	// A nil Manifest is an empty one.
 	Manifest *Manifest
 	// RecentTools names the tools the agent used recently (at most 20 are
-	// used), so the selector can skip usage references for them (SPEC §3).
+	// used), so the selector can skip usage references for them (spec §3.8).
 	RecentTools []string
 	// Limit is the most documents the answer may hold; zero or less means
 	// DefaultLimit. Settle passes the effective limit to the selector.

@@ -9,7 +9,7 @@ import (
 )
 
 // Settle asks sel to choose from req.Manifest under the SelectorTimeout
-// ceiling and applies the policy of SPEC §4:
+// ceiling and applies the policy of spec §4.5:
 //
 //   - caller's ctx ends (before or during the call) → Cancelled, nothing
 //     selected, StrategyNone, whatever the selector returned;

@@ -11,7 +11,7 @@ import (
 	"github.com/memrecall/memrecall/memory"
 )
 
-// TestSettleProperties checks Settle against a plain model of the SPEC §4
+// TestSettleProperties checks Settle against a plain model of the spec §4.5
 // policy on random manifests, answers and limits.
 func TestSettleProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {

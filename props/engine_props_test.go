@@ -99,7 +99,7 @@ func withChecks(t *testing.T, n int, f func()) {
 //   - privacy: queries and documents carry random marker strings; no
 //     serialized telemetry event holds one, nor a path or file name;
 //   - liveness: Initial returns within the ceiling;
-//   - the deliveries equal a plain model of SPEC §4–§5 (selection,
+//   - the deliveries equal a plain model of spec §4–§5 (selection,
 //     exclusion, fast, refined remainder, discards) whenever the
 //     interleaving is sequential and no event tied with a settle.
 func TestEngineLifecycle(t *testing.T) {
@@ -446,7 +446,7 @@ func maps(m map[memory.ID]bool) map[memory.ID]bool {
 	return out
 }
 
-// modelSelection is SPEC §4 for the plan: its pool is the tree minus the
+// modelSelection is spec §4 for the plan: its pool is the tree minus the
 // documents surfaced before it started; the selector's answer is valid if
 // it names at most five distinct pool documents, else (or on failure or
 // timeout) the lexical top five stand in; an empty answer selects nothing.

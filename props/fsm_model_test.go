@@ -9,7 +9,7 @@ import (
 )
 
 // fsmModel is the plain model the fsm suite runs beside the real
-// fsm.Session: SPEC §5 written as directly as possible over a slice of
+// fsm.Session: spec §5 written as directly as possible over a slice of
 // plans and a map of surfaced documents, with no attention to speed.
 type fsmModel struct {
 	plans    []*modelPlan // plans[i] has ID i+1

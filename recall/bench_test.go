@@ -140,7 +140,7 @@ func queryToFast(b *testing.B, e *Engine, q Query) time.Duration {
 	return p.Trace().Publish
 }
 
-// BenchmarkQueryToFast measures Query → fast result (SPEC §8). Cold: a new
+// BenchmarkQueryToFast measures Query → fast result (spec §8). Cold: a new
 // engine on a tree the process has never scanned (page cache warm), so the
 // time holds the full scan, parse, index build and ranking. Warm: an engine
 // that has already answered a query on the unchanged tree. The selector is
@@ -191,7 +191,7 @@ func BenchmarkQueryToFast(b *testing.B) {
 	}
 }
 
-// readFloor is the raw cost SPEC §8 compares the cold path against, the
+// readFloor is the raw cost spec §8 compares the cold path against, the
 // same floor as memory's BenchmarkScanVsFloor (package readfloor). It
 // returns the number of files read.
 func readFloor(project, user string, workers int) int {
@@ -216,7 +216,7 @@ var waitSelector = model.SelectorFunc(func(ctx context.Context, _ model.Request)
 	return nil, ctx.Err()
 })
 
-// BenchmarkColdVsFloor is SPEC §8's cold target as the spec words it: in
+// BenchmarkColdVsFloor is spec §8's cold target as the spec words it: in
 // every iteration, the raw read floor (walk + open/read/close of every
 // file, the scan's worker count) and then a cold engine's Query → fast
 // result — a new Engine (new catalog, new index: nothing reused), queried

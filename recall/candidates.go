@@ -6,7 +6,7 @@ import (
 	"github.com/memrecall/memrecall/memory"
 )
 
-// Candidate-set bounds (SPEC §4). The selector sees at most maxCandidates
+// Candidate-set bounds (spec §4.2). The selector sees at most maxCandidates
 // documents: up to maxMatches lexical matches and a reserve of up to
 // maxReserve recent non-matching documents, so a document that is relevant
 // in meaning but shares no word with the query can still reach the model.

@@ -103,7 +103,7 @@ func TestBudgetExpiryWithSlowScanAndSelector(t *testing.T) {
 }
 
 // The selector settles before the host reaches its initial point: the
-// refined result goes into the initial prompt (SPEC §5 rule 2).
+// refined result goes into the initial prompt (spec §5.2).
 func TestSettleInsideTheBudget(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t)

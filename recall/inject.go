@@ -10,7 +10,7 @@ import (
 	"github.com/memrecall/memrecall/memory"
 )
 
-// Prompt bounds (SPEC §5 rule 7). They are internal constants, not options:
+// Prompt bounds (spec §5.7). They are internal constants, not options:
 // a host that could raise them could also break the promise that every
 // prompt is bounded.
 const (

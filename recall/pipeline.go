@@ -18,7 +18,7 @@ import (
 // made before it started. A larger tree is ranked from the catalog's last
 // result, which a revalidation started by the same query refreshes for the
 // next one: revalidating 10,000 files costs more than the whole 15 ms
-// Query → fast budget of SPEC §8. A file count rather than the last scan's
+// Query → fast budget of spec §8. A file count rather than the last scan's
 // duration, so the choice does not flip with the machine's load. See
 // docs/decisions/0603-freshness.md.
 const syncScanMaxFiles = 2000
@@ -170,7 +170,7 @@ func (e *Engine) run(p *Plan) {
 }
 
 // unsurfaced removes the documents surfaced before the plan started from
-// its pool and ranking (SPEC §5 rule 6: they are excluded from later
+// its pool and ranking (spec §5.6: they are excluded from later
 // recalls). The fsm excludes them from every delivery anyway; doing it here
 // as well keeps them out of the manifest, so the selector spends its five
 // picks on documents that can still be delivered, and makes the heuristic

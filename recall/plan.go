@@ -12,7 +12,7 @@ import (
 	"github.com/memrecall/memrecall/telemetry"
 )
 
-// initialCeiling bounds Plan.Initial's wait (SPEC §5 rule 1). The wait
+// initialCeiling bounds Plan.Initial's wait (spec §5.1). The wait
 // normally ends much earlier, on the deterministic result: a warm query of
 // 10,000 topics publishes it in a few milliseconds (docs/performance.md).
 // The ceiling only matters when the scan itself is slow — a cold tree of
@@ -26,7 +26,7 @@ type Query struct {
 	// selector; it never reaches telemetry.
 	Text string
 	// RecentTools names the tools the agent used recently, most recent
-	// first, for the noise filter (SPEC §3) and the selector.
+	// first, for the noise filter (spec §3.8) and the selector.
 	RecentTools []string
 }
 

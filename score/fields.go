@@ -9,7 +9,7 @@ const (
 	fieldBody
 )
 
-// Field weights per matching query token (SPEC §3).
+// Field weights per matching query token (spec §3.5).
 const (
 	TitleWeight       = 4
 	DescriptionWeight = 3

@@ -106,7 +106,7 @@ const (
 	// defaultParallelAfter: below a few hundred documents (a millisecond
 	// of scoring) a second goroutine costs more in hand-off than it saves.
 	defaultParallelAfter = 256
-	// maxScorers bounds the goroutines of one cold Rank; SPEC §8's machine
+	// maxScorers bounds the goroutines of one cold Rank; spec §8's machine
 	// has two cores, and scoring is CPU-bound.
 	maxScorers = 4
 	// defaultBlock is how many documents a scorer takes at a time: small

@@ -10,7 +10,7 @@ import (
 const MaxTypeBoost = 2
 
 // typeVocabulary lists, per memory type, the words with which a query asks
-// for that kind of memory (SPEC §2 describes the types). A query token
+// for that kind of memory (spec §2.4 describes the types). A query token
 // counts when it is a word or the word with an inflection the matching
 // rule allows (the word acts as the query token and the query token as the
 // field token), so "preferences" and "deadlines" count too. Words are

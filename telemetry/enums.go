@@ -106,7 +106,7 @@ const (
 	ReasonAlreadyDelivered
 )
 
-// String returns the reason's snake_case name as written in SPEC §6, or
+// String returns the reason's snake_case name as written in spec §6, or
 // the empty string for ReasonNone.
 func (r DiscardReason) String() string {
 	switch r {

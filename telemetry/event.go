@@ -7,7 +7,7 @@ import (
 
 // Selection records how one plan's documents were selected. It is emitted
 // once per plan, when the selector settles; a plan that ends before its
-// selector settles emits none (SPEC §4: a cancelled call selects nothing,
+// selector settles emits none (spec §4.5: a cancelled call selects nothing,
 // and its Delivery event already says why the plan ended).
 type Selection struct {
 	Strategy Strategy

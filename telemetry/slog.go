@@ -12,7 +12,7 @@ const (
 )
 
 // SlogSink writes each event as one Info record on a log/slog Logger. The
-// attribute keys are the snake_case names of SPEC §6; durations are
+// attribute keys are the snake_case names of spec §6; durations are
 // written as slog durations so handlers keep their unit.
 type SlogSink struct {
 	logger *slog.Logger

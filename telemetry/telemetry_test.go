@@ -14,7 +14,7 @@ import (
 	"github.com/memrecall/memrecall/telemetry"
 )
 
-// TestEventsCannotCarryText is the privacy guarantee of SPEC §6 made
+// TestEventsCannotCarryText is the privacy guarantee of spec §6.3 made
 // structural: every field of an event is an integer kind (enum, count or
 // duration). A string, slice, map, pointer, interface or nested struct
 // could carry query text, content, paths or error text, so adding one

@@ -15,7 +15,7 @@ const evalUsage = `usage: memrecall eval [--corpus FILE] [--json] [--no-delivery
 
 Evaluates recall quality (the shipped scorer beside the legacy one, per
 slice) and delivery (the engine beside a zero-wait host, per selector
-latency and turn kind) on a labeled corpus (SPEC §7), by default the
+latency and turn kind) on a labeled corpus (spec §7.1), by default the
 project's fixture (` + eval.FixtureName + `).
 
 flags:

@@ -1,6 +1,6 @@
 // Package readfloor measures the least work any scan of a memory tree must
 // do: list the roots, then open, read and close every topic file with plain
-// system calls. It is the floor SPEC §8 compares the cold scan and the cold
+// system calls. It is the floor spec §8 compares the cold scan and the cold
 // engine against, shared by the benchmarks of memory/ and recall/ so both
 // compare with the same thing.
 package readfloor
