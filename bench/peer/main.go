@@ -1,0 +1,404 @@
+// Command peer times memrecall side by side with Qwen Code's own memory
+// recall, on the same generated trees, in interleaved rounds.
+//
+//	go run ./bench/peer [-sizes 200,1000,10000] [-langs en,zh,ja,mixed] [-rounds 5]
+//
+// It installs the pinned @qwen-code/qwen-code@0.24.4 from the npm registry
+// into a work directory (default $TMPDIR/memrecall-peer), finds the bundle
+// chunk that defines Qwen Code's memory scan (scanAutoMemoryDocumentsFromRoot)
+// and ranking (selectModelCandidateDocuments), and loads that chunk in Node
+// with one export line appended to a verbatim copy: the functions run
+// exactly as shipped, nothing of them is re-implemented. Per tree and
+// round, in an order that rotates between rounds, it times:
+//
+//   - qwen: Qwen's scan of both roots and its candidate selection (the
+//     work before its fast result), inside one long-lived Node process;
+//   - fresh: a new `memrecall query` process, start to exit (deterministic
+//     only; the snapshot off, and with -snapshot also on a second time);
+//   - cold: a new recall.Engine in this process, Query → settled
+//     deterministic result;
+//   - warm: one engine per tree that has answered before, the same.
+//
+// It prints the median milliseconds per cell and Qwen's time over each of
+// memrecall's. The machine's load moves absolute times; the ratios come
+// from the same rounds. This is slow (minutes) and is not part of
+// `go test ./...`; docs/performance.md records its tables.
+package main
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/recall"
+)
+
+// qwenPackage is the pinned peer.
+const qwenPackage = "@qwen-code/qwen-code@0.24.4"
+
+// The bundle's names for the two functions the benchmark calls.
+const (
+	qwenScanFunc   = "async function scanAutoMemoryDocumentsFromRoot("
+	qwenSelectFunc = "function selectModelCandidateDocuments("
+)
+
+//go:embed driver.mjs
+var driverJS []byte
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "peer:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	dir      string
+	sizes    []int
+	langs    []gentree.Lang
+	rounds   int
+	snapshot bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("peer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	fs.StringVar(&c.dir, "dir", filepath.Join(os.TempDir(), "memrecall-peer"), "work `dir`: the npm install, the binary and the trees")
+	sizes := fs.String("sizes", "200,1000,10000", "comma-separated tree `sizes` in topics")
+	langs := fs.String("langs", "en,zh,ja,mixed", "comma-separated `languages` (en zh ja ko th ru mixed)")
+	fs.IntVar(&c.rounds, "rounds", 5, "interleaved `rounds` per tree")
+	fs.BoolVar(&c.snapshot, "snapshot", false, "also time a fresh process with the persistent snapshot")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("bad size %q", s)
+		}
+		c.sizes = append(c.sizes, n)
+	}
+	for _, s := range strings.Split(*langs, ",") {
+		l, err := gentree.ParseLang(strings.TrimSpace(s))
+		if err != nil {
+			return c, err
+		}
+		c.langs = append(c.langs, l)
+	}
+	if c.rounds < 1 {
+		return c, errors.New("rounds must be at least 1")
+	}
+	return c, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	chunk, err := installQwen(c.dir, stderr)
+	if err != nil {
+		return err
+	}
+	bin := filepath.Join(c.dir, "memrecall")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/memrecall")
+	build.Stdout, build.Stderr = stderr, stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building memrecall: %w", err)
+	}
+	q, err := startQwen(c.dir, chunk)
+	if err != nil {
+		return err
+	}
+	defer q.close()
+
+	fmt.Fprintf(stdout, "| topics | lang | MB | qwen ms | fresh ms | cold ms | warm ms |%s qwen/fresh | qwen/cold | qwen/warm |%s\n",
+		ifs(c.snapshot, " fresh+snap ms |"), ifs(c.snapshot, " qwen/fresh+snap |"))
+	fmt.Fprintf(stdout, "|---:|---|---:|---:|---:|---:|---:|%s---:|---:|---:|%s\n", ifs(c.snapshot, "---:|"), ifs(c.snapshot, "---:|"))
+	for _, n := range c.sizes {
+		for _, lang := range c.langs {
+			row, err := measureTree(c, q, bin, lang, n)
+			if err != nil {
+				return fmt.Errorf("%s %d: %w", lang, n, err)
+			}
+			fmt.Fprintln(stdout, row)
+		}
+	}
+	return nil
+}
+
+func ifs(b bool, s string) string {
+	if b {
+		return s
+	}
+	return ""
+}
+
+// installQwen installs the pinned package under dir (once) and returns the
+// path of the loadable copy of the chunk that defines the peer's scan and
+// ranking.
+func installQwen(dir string, stderr io.Writer) (string, error) {
+	pkg := filepath.Join(dir, "node_modules", "@qwen-code", "qwen-code")
+	if _, err := os.Stat(filepath.Join(pkg, "package.json")); err != nil {
+		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", dir, qwenPackage)
+		cmd.Stdout, cmd.Stderr = stderr, stderr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("npm install %s: %w", qwenPackage, err)
+		}
+	}
+	chunks := filepath.Join(pkg, "chunks")
+	ents, err := os.ReadDir(chunks)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".js") || strings.HasPrefix(e.Name(), "memrecall-peer-") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(chunks, e.Name()))
+		if err != nil {
+			return "", err
+		}
+		s := string(src)
+		if !strings.Contains(s, qwenScanFunc) || !strings.Contains(s, qwenSelectFunc) {
+			continue
+		}
+		// The copy sits next to the original so that its relative imports
+		// of the other chunks resolve; only the export line is added.
+		out := filepath.Join(chunks, "memrecall-peer-"+e.Name())
+		exports := "\nexport { scanAutoMemoryDocumentsFromRoot as __memrecallPeerScan, selectModelCandidateDocuments as __memrecallPeerSelect };\n"
+		if err := os.WriteFile(out, append(src, exports...), 0o644); err != nil {
+			return "", err
+		}
+		return out, nil
+	}
+	return "", fmt.Errorf("no chunk of %s defines the memory scan and ranking", qwenPackage)
+}
+
+// qwenProc is the long-lived Node process that runs the peer's functions.
+type qwenProc struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+type qwenAnswer struct {
+	Ready bool     `json:"ready"`
+	MS    float64  `json:"ms"`
+	Docs  int      `json:"docs"`
+	Fast  []string `json:"fast"`
+}
+
+func startQwen(dir, chunk string) (*qwenProc, error) {
+	driver := filepath.Join(dir, "driver.mjs")
+	if err := os.WriteFile(driver, driverJS, 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("node", driver, "file://"+chunk)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting node: %w", err)
+	}
+	q := &qwenProc{cmd: cmd, in: in, out: bufio.NewScanner(outPipe)}
+	q.out.Buffer(make([]byte, 1<<20), 1<<20)
+	a, err := q.read()
+	if err != nil || !a.Ready {
+		q.close()
+		return nil, fmt.Errorf("node driver did not start: %v", err)
+	}
+	return q, nil
+}
+
+func (q *qwenProc) read() (qwenAnswer, error) {
+	var a qwenAnswer
+	if !q.out.Scan() {
+		if err := q.out.Err(); err != nil {
+			return a, err
+		}
+		return a, io.ErrUnexpectedEOF
+	}
+	return a, json.Unmarshal(q.out.Bytes(), &a)
+}
+
+func (q *qwenProc) query(project, user, text string) (qwenAnswer, error) {
+	req, _ := json.Marshal(map[string]string{"project": project, "user": user, "query": text})
+	if _, err := q.in.Write(append(req, '\n')); err != nil {
+		return qwenAnswer{}, err
+	}
+	return q.read()
+}
+
+func (q *qwenProc) close() {
+	q.in.Close()
+	_ = q.cmd.Wait()
+}
+
+// racyWindow is memory's racy window with a margin: files younger than
+// this are re-read by every scan, which no real tree makes it do.
+const racyWindow = 2100 * time.Millisecond
+
+// tree returns the roots of the generated tree of lang and n topics,
+// writing it on first use, and its size in bytes.
+func tree(dir string, lang gentree.Lang, n int) (project, user string, bytes int64, err error) {
+	root := filepath.Join(dir, "trees", fmt.Sprintf("%s-%d", lang, n))
+	done := filepath.Join(root, "done")
+	if b, err := os.ReadFile(done); err == nil {
+		bytes, _ = strconv.ParseInt(string(b), 10, 64)
+		return filepath.Join(root, "project"), filepath.Join(root, "user"), bytes, nil
+	}
+	if err := os.RemoveAll(root); err != nil {
+		return "", "", 0, err
+	}
+	project, user, bytes, err = gentree.Write(root, lang, n)
+	if err != nil {
+		return "", "", 0, err
+	}
+	time.Sleep(racyWindow)
+	return project, user, bytes, os.WriteFile(done, []byte(strconv.FormatInt(bytes, 10)), 0o644)
+}
+
+// measureTree runs the interleaved rounds on one tree and returns its
+// table row.
+func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (string, error) {
+	project, user, bytes, err := tree(c.dir, lang, n)
+	if err != nil {
+		return "", err
+	}
+	g, _ := gentree.New(lang)
+	text := g.Query()
+	opts := recall.Options{ProjectDir: project, UserDir: user}
+	warm := recall.New(opts)
+	defer warm.Shutdown()
+	if _, err := engineQuery(warm, text, n); err != nil { // first answer: the warm engine's cold one
+		return "", err
+	}
+	snapCache := filepath.Join(c.dir, "cache", fmt.Sprintf("%s-%d", lang, n))
+
+	steps := []struct {
+		name string
+		fn   func() (time.Duration, error)
+	}{
+		{"qwen", func() (time.Duration, error) {
+			a, err := q.query(project, user, text)
+			if err != nil {
+				return 0, err
+			}
+			if a.Docs != n {
+				return 0, fmt.Errorf("qwen scanned %d documents, want %d", a.Docs, n)
+			}
+			return time.Duration(a.MS * float64(time.Millisecond)), nil
+		}},
+		{"fresh", func() (time.Duration, error) { return fresh(bin, project, user, text, "") }},
+		{"cold", func() (time.Duration, error) {
+			e := recall.New(opts)
+			defer e.Shutdown()
+			return engineQuery(e, text, n)
+		}},
+		{"warm", func() (time.Duration, error) {
+			warm.Reset()
+			return engineQuery(warm, text, n)
+		}},
+	}
+	if c.snapshot {
+		steps = append(steps, struct {
+			name string
+			fn   func() (time.Duration, error)
+		}{"fresh+snap", func() (time.Duration, error) { return fresh(bin, project, user, text, snapCache) }})
+		if _, err := fresh(bin, project, user, text, snapCache); err != nil { // writes the snapshot
+			return "", err
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	times := make(map[string][]time.Duration)
+	for r := range c.rounds {
+		for i := range steps {
+			s := steps[(i+r)%len(steps)]
+			d, err := s.fn()
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", s.name, err)
+			}
+			times[s.name] = append(times[s.name], d)
+		}
+	}
+	med := func(name string) float64 {
+		ds := slices.Clone(times[name])
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2].Microseconds()) / 1000
+	}
+	qw := med("qwen")
+	row := fmt.Sprintf("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f |", n, lang, float64(bytes)/1e6, qw, med("fresh"), med("cold"), med("warm"))
+	if c.snapshot {
+		row += fmt.Sprintf(" %.1f |", med("fresh+snap"))
+	}
+	row += fmt.Sprintf(" %.2f | %.2f | %.1f |", qw/med("fresh"), qw/med("cold"), qw/med("warm"))
+	if c.snapshot {
+		row += fmt.Sprintf(" %.2f |", qw/med("fresh+snap"))
+	}
+	return row, nil
+}
+
+// engineQuery times Query → the settled deterministic result (the engine
+// has no selector, so it settles on publishing).
+func engineQuery(e *recall.Engine, text string, n int) (time.Duration, error) {
+	t0 := time.Now()
+	p := e.Query(context.Background(), recall.Query{Text: text})
+	<-p.Settled()
+	d := time.Since(t0)
+	tr := p.Trace()
+	p.End()
+	if tr.Scanned != n {
+		return 0, fmt.Errorf("engine scanned %d documents, want %d", tr.Scanned, n)
+	}
+	if len(tr.Ranked) == 0 {
+		return 0, errors.New("engine ranked nothing")
+	}
+	return d, nil
+}
+
+// fresh times one `memrecall query` process from start to exit. cache is
+// the snapshot directory, or "" for none.
+func fresh(bin, project, user, text, cache string) (time.Duration, error) {
+	args := []string{"query", text, "--project", project, "--user", user}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "MEMRECALL_BASE_URL=", "MEMRECALL_MODEL=")
+	if cache != "" {
+		cmd.Env = append(cmd.Env, "MEMRECALL_CACHE_DIR="+cache)
+	} else {
+		cmd.Env = append(cmd.Env, "MEMRECALL_SNAPSHOT=off")
+	}
+	cmd.Stdout = io.Discard
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	t0 := time.Now()
+	err := cmd.Run()
+	d := time.Since(t0)
+	if err != nil {
+		return 0, fmt.Errorf("memrecall query: %w: %s", err, stderr.String())
+	}
+	return d, nil
+}
