@@ -22,6 +22,11 @@ func Normalize(text string) string {
 	case asciiUpper:
 		return strings.ToLower(text)
 	}
+	// Text in the common scripts, already NFKC (nearly all of it), is
+	// decided by one more scan; see normalizeFast.
+	if s, ok := normalizeFast(text); ok {
+		return s
+	}
 	s := strings.ToLower(norm.NFKC.String(text))
 	// Lower-casing can, for a handful of characters, leave text that is no
 	// longer NFKC (for example U+0130 becomes i + combining dot); one more

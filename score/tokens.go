@@ -54,6 +54,16 @@ func classify(r rune) runeClass {
 			return classWord
 		}
 		return classSep
+	// The blocks of the common scripts first, without a table search:
+	// classifyRef in the tests is the definition, checked on every code
+	// point (TestClassifyEqualsRef).
+	case 0x4E00 <= r && r <= 0x9FFF, 0x3041 <= r && r <= 0x3096, 0x30A1 <= r && r <= 0x30FA,
+		0xAC00 <= r && r <= 0xD7A3, 0x3400 <= r && r <= 0x4DBF:
+		return classCJK
+	case 0x0400 <= r && r <= 0x045F, 0xC0 <= r && r <= 0xFF && r != 0xD7 && r != 0xF7:
+		return classWord
+	case 0x0E01 <= r && r <= 0x0E3A, 0x0E40 <= r && r <= 0x0E4E:
+		return classSEA
 	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || isKanaRunMark(r):
 		return classCJK
 	case unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):

@@ -1,0 +1,152 @@
+package score
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// fastKind says how the fast normalisation path treats a code point.
+type fastKind uint8
+
+const (
+	// fastNone: not handled; the text goes through the full NFKC path.
+	fastNone fastKind = iota
+	// fastStable: NFKC quick check Yes, its own lower case, never composes
+	// with a neighbour; it stays as it is.
+	fastStable
+	// fastUpper: NFKC quick check Yes, and its lower case (unicode.ToLower,
+	// one code point) is fastStable.
+	fastUpper
+	// fastWide: a full-width ASCII form or the ideographic space, whose
+	// NFKC is one ASCII character (wideASCII).
+	fastWide
+)
+
+// fastRune classifies r for normaliseFast and returns its canonical
+// combining class (non-zero only for the Thai marks that have one). The
+// ranges are the scripts memory text is mostly written in: Latin-1,
+// Cyrillic, Thai, CJK punctuation, kana, CJK ideographs, Hangul
+// syllables, full-width forms. TestFastRuneTable checks every code point
+// it claims against x/text's NFKC and unicode.ToLower.
+func fastRune(r rune) (fastKind, uint8) {
+	switch {
+	case r < utf8.RuneSelf:
+		if 'A' <= r && r <= 'Z' {
+			return fastUpper, 0
+		}
+		return fastStable, 0
+	case r < 0xC0:
+		return fastNone, 0 // Latin-1 symbols: ª ² ¼ and the no-break space decompose
+	case r <= 0xDE && r != 0xD7:
+		return fastUpper, 0 // À…Þ (× is a symbol)
+	case r <= 0xFF:
+		return fastStable, 0 // ß à…ÿ ×
+	case 0x0400 <= r && r <= 0x042F:
+		return fastUpper, 0 // Ѐ…Я
+	case 0x0430 <= r && r <= 0x045F:
+		return fastStable, 0 // а…џ
+	case 0x0E01 <= r && r <= 0x0E5B:
+		return thaiRune(r)
+	case 0x3001 <= r && r <= 0x3003, // 、。〃
+		0x3041 <= r && r <= 0x3096, // hiragana
+		0x309D <= r && r <= 0x309E, // ゝゞ
+		0x30A0 <= r && r <= 0x30FE, // katakana, ・ ー ヽヾ
+		0x3400 <= r && r <= 0x4DBF, // CJK extension A
+		0x4E00 <= r && r <= 0x9FFF, // CJK unified ideographs
+		0xAC00 <= r && r <= 0xD7A3: // Hangul syllables
+		return fastStable, 0
+	case r == 0x3000, 0xFF01 <= r && r <= 0xFF5E:
+		return fastWide, 0
+	}
+	return fastNone, 0
+}
+
+// thaiRune is fastRune for the Thai block: unassigned code points and
+// ำ (U+0E33, which NFKC decomposes) are not handled; the vowel and tone
+// marks keep their combining classes.
+func thaiRune(r rune) (fastKind, uint8) {
+	switch {
+	case r == 0x0E33, 0x0E3B <= r && r <= 0x0E3E:
+		return fastNone, 0
+	case r == 0x0E38 || r == 0x0E39:
+		return fastStable, 103
+	case r == 0x0E3A:
+		return fastStable, 9
+	case 0x0E48 <= r && r <= 0x0E4B:
+		return fastStable, 107
+	}
+	return fastStable, 0
+}
+
+// wideASCII is the NFKC of a fastWide code point.
+func wideASCII(r rune) byte {
+	if r == 0x3000 {
+		return ' '
+	}
+	return byte(r - 0xFEE0)
+}
+
+// normalizeFast is Normalize for text made only of code points fastRune
+// handles, in canonical order; ok is false for any other text, which must
+// take the full path. Such text is NFKC once its full-width forms are
+// mapped, and stays NFKC once lower-cased, so one pass decides and text
+// that is already normalised (most non-ASCII memory text) is returned as
+// it is, without a copy.
+func normalizeFast(text string) (string, bool) {
+	changed := false
+	var last uint8 // combining class of the previous code point
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				changed = true
+			}
+			last = 0
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		kind, ccc := fastRune(r)
+		switch kind {
+		case fastNone:
+			return "", false // also invalid UTF-8: RuneError is not handled
+		case fastUpper, fastWide:
+			changed = true
+		}
+		if ccc != 0 && last > ccc {
+			return "", false // marks out of canonical order
+		}
+		last = ccc
+		i += size
+	}
+	if !changed {
+		return text, true
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch kind, _ := fastRune(r); kind {
+		case fastUpper:
+			b.WriteRune(unicode.ToLower(r))
+		case fastWide:
+			c := wideASCII(r)
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteString(text[i : i+size])
+		}
+		i += size
+	}
+	return b.String(), true
+}

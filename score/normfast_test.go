@@ -1,0 +1,155 @@
+package score
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/unicode/norm"
+	"pgregory.net/rapid"
+)
+
+// normalizeRef is Normalize as it was before the fast path (kept as the
+// reference the fast path is tested against).
+func normalizeRef(text string) string {
+	switch asciiCase(text) {
+	case asciiLower:
+		return text
+	case asciiUpper:
+		return strings.ToLower(text)
+	}
+	s := strings.ToLower(norm.NFKC.String(text))
+	if !norm.NFKC.IsNormalString(s) {
+		s = strings.ToLower(norm.NFKC.String(s))
+	}
+	if strings.Contains(s, "ς") {
+		s = strings.ReplaceAll(s, "ς", "σ")
+	}
+	return s
+}
+
+// TestFastRuneTable checks every code point fastRune claims against x/text
+// and the unicode package: a stable one is NFKC on its own, its own lower
+// case, has the combining class claimed and, as a starter, composes with
+// nothing before it; an upper one is NFKC and lower-cases to a stable one;
+// a wide one is NFKC-mapped to its ASCII character.
+func TestFastRuneTable(t *testing.T) {
+	bad := 0
+	for r := rune(0); r <= unicode.MaxRune && bad < 10; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		kind, ccc := fastRune(r)
+		s := string(r)
+		p := norm.NFKC.PropertiesString(s)
+		var problem string
+		switch kind {
+		case fastNone:
+			continue
+		case fastStable:
+			switch {
+			case !norm.NFKC.IsNormalString(s):
+				problem = "not NFKC"
+			case unicode.ToLower(r) != r || strings.ToLower(s) != s:
+				problem = "not lower case"
+			case p.CCC() != ccc:
+				problem = "combining class differs"
+			case ccc == 0 && !p.BoundaryBefore():
+				problem = "may compose with what precedes it"
+			case r == 'ς':
+				problem = "final sigma"
+			}
+		case fastUpper:
+			l := unicode.ToLower(r)
+			lk, lccc := fastRune(l)
+			switch {
+			case !norm.NFKC.IsNormalString(s):
+				problem = "not NFKC"
+			case l == r || lk != fastStable || lccc != 0 || strings.ToLower(s) != string(l):
+				problem = "lower case not a stable code point"
+			case p.CCC() != 0 || !p.BoundaryBefore():
+				problem = "not a plain starter"
+			}
+		case fastWide:
+			if got := norm.NFKC.String(s); got != string(rune(wideASCII(r))) {
+				problem = "NFKC is " + got
+			}
+		}
+		if problem != "" {
+			t.Errorf("fastRune(%U) = %d, %d: %s", r, kind, ccc, problem)
+			bad++
+		}
+	}
+}
+
+// fastAlphabet is the code points the differential tests draw from: the
+// edges of every fast range, a sample inside them, and code points the
+// fast path must hand to the full path (combining marks, compatibility
+// forms, final sigma, İ, invalid bytes).
+func fastAlphabet() []string {
+	var out []string
+	for _, r := range []rune{
+		'a', 'Z', '_', ' ', 0xBF, 0xC0, 0xC9, 0xD7, 0xDE, 0xDF, 0xE9, 0xFF, 0x100, 0x130,
+		0x3C2, 0x3A3, 0x3C3, 0x3FF, 0x400, 0x419, 0x42F, 0x430, 0x439, 0x45F, 0x460,
+		0xE00, 0xE01, 0xE31, 0xE32, 0xE33, 0xE34, 0xE38, 0xE39, 0xE3A, 0xE3F, 0xE40, 0xE48, 0xE4B, 0xE4C, 0xE50, 0xE5B, 0xE5C,
+		0x300, 0x301, 0x308, 0x3000, 0x3001, 0x3003, 0x3004, 0x3005, 0x3040, 0x3041, 0x304B, 0x3096, 0x3099, 0x309A, 0x309B, 0x309D, 0x309F,
+		0x30A0, 0x30A1, 0x30AB, 0x30BB, 0x30FB, 0x30FC, 0x30FE, 0x30FF, 0x3400, 0x4DBF, 0x4E00, 0x6F22, 0x9FFF,
+		0xAC00, 0xAC01, 0xD7A3, 0x1100, 0x1161, 0x11A8, 0xF900, 0xFF01, 0xFF0C, 0xFF21, 0xFF41, 0xFF5E, 0xFF5F, 0xFF76, 0xFF9E, 0xFB01,
+	} {
+		out = append(out, string(r))
+	}
+	return append(out, "\xff", "\xe3\x81") // invalid UTF-8
+}
+
+// TestPropNormalizeFastEqualsRef: Normalize with its fast path gives what
+// the full NFKC path gives, on any text over the fast alphabet.
+func TestPropNormalizeFastEqualsRef(t *testing.T) {
+	alpha := fastAlphabet()
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom(alpha), 0, 24).Draw(t, "parts")
+		s := strings.Join(parts, "")
+		if got, want := Normalize(s), normalizeRef(s); got != want {
+			t.Fatalf("Normalize(%+q) = %+q, want %+q", s, got, want)
+		}
+	})
+}
+
+// TestNormalizeFastPairs: every fast code point before and after every
+// code point of the alphabet normalises as the full path does (the
+// composition and reordering cases are pairs).
+func TestNormalizeFastPairs(t *testing.T) {
+	alpha := fastAlphabet()
+	for r := rune(0x80); r <= 0xFFFF; r++ {
+		if k, _ := fastRune(r); k == fastNone {
+			continue
+		}
+		if r >= 0x3400 && r%61 != 0 && (r <= 0x9FFF || r >= 0xAC00) {
+			continue // a sample of the large ideograph and Hangul blocks
+		}
+		for _, a := range alpha {
+			for _, s := range []string{string(r) + a, a + string(r)} {
+				if got, want := Normalize(s), normalizeRef(s); got != want {
+					t.Fatalf("Normalize(%+q) = %+q, want %+q", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestNormalizeFastNoCopy: already-normal text of the fast scripts comes
+// back as the same string, without an allocation.
+func TestNormalizeFastNoCopy(t *testing.T) {
+	for _, s := range []string{"部署の手順とサーバー、", "сервер базы данных", "เซิร์ฟเวอร์", "데이터베이스 서버", "café crème"} {
+		if allocs := testing.AllocsPerRun(10, func() { _ = Normalize(s) }); allocs != 0 {
+			t.Errorf("Normalize(%q): %v allocations", s, allocs)
+		}
+		if diff := cmp.Diff(normalizeRef(s), Normalize(s)); diff != "" {
+			t.Errorf("Normalize(%q) (-ref +got):\n%s", s, diff)
+		}
+	}
+	if !utf8.ValidString(Normalize("Ｓｅｒｖｅｒ，部署")) {
+		t.Error("invalid UTF-8")
+	}
+}

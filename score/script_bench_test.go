@@ -1,0 +1,87 @@
+package score
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/memory"
+)
+
+// scriptDocs returns n generated topics of lang, parsed, and the language's
+// benchmark query.
+func scriptDocs(b *testing.B, lang gentree.Lang, n int) ([]*memory.Document, Query) {
+	g, err := gentree.New(lang)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(uint64(n), 1))
+	docs := make([]*memory.Document, n)
+	for i := range docs {
+		p, err := memory.Parse([]byte(g.Topic(r, i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs[i] = &memory.Document{
+			ID: memory.ID(fmt.Sprintf("/m/t%05d.md", i)), Type: p.Type,
+			Title: p.Title, Description: p.Description, Body: p.Body,
+			Modified: baseTime.Add(time.Duration(i) * time.Minute),
+		}
+	}
+	return docs, NewQuery(g.Query(), nil)
+}
+
+// decodeFloor is the floor a document's tokenising and scoring is held
+// against: one utf8.DecodeRuneInString pass over the same bytes (title,
+// description and body window).
+func decodeFloor(docs []*memory.Document) int {
+	n := 0
+	for _, d := range docs {
+		for _, s := range [...]string{d.Title, d.Description, BodyWindow(d.Body)} {
+			for i := 0; i < len(s); {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				i += size
+				n += int(r & 1)
+			}
+		}
+	}
+	return n
+}
+
+// BenchmarkScoreVsDecode is issue 12's tokeniser target: scoring a
+// document that is not indexed (normalise, tokenise, look each token's
+// keys up in the query — what a cold query does per document) against a
+// plain utf8.DecodeRune pass over the same bytes, per script, both timed
+// in every iteration. x-decode is the ratio of the summed times; the goal
+// is at most 3.
+func BenchmarkScoreVsDecode(b *testing.B) {
+	for _, lang := range gentree.Langs {
+		b.Run("lang="+string(lang), func(b *testing.B) {
+			docs, q := scriptDocs(b, lang, 200)
+			var buf []string
+			var floor, score time.Duration
+			sink := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				sink += decodeFloor(docs)
+				t1 := time.Now()
+				for _, d := range docs {
+					s, _ := scoreDirect(&q, d, &buf)
+					sink += int(s)
+				}
+				t2 := time.Now()
+				floor += t1.Sub(t0)
+				score += t2.Sub(t1)
+			}
+			_ = sink
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) / float64(len(docs)) }
+			b.ReportMetric(per(floor), "decode-ns/doc")
+			b.ReportMetric(per(score), "score-ns/doc")
+			b.ReportMetric(float64(score)/float64(floor), "x-decode")
+		})
+	}
+}
