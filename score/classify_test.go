@@ -4,6 +4,9 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // classifyRef is classify as the tokenizer defines it, by the Unicode
@@ -39,4 +42,31 @@ func TestClassifyEqualsRef(t *testing.T) {
 			t.Fatalf("classify(%U) = %d, want %d", r, got, want)
 		}
 	}
+}
+
+// emitBigramsRef is emitBigrams by decoding every code point.
+func emitBigramsRef(run string, emit func(string)) {
+	_, first := utf8.DecodeRuneInString(run)
+	a, b := 0, first
+	for b < len(run) {
+		_, size := utf8.DecodeRuneInString(run[b:])
+		emit(run[a : b+size])
+		a, b = b, b+size
+	}
+}
+
+// TestPropEmitBigramsEqualsRef: the lead-byte stepping of emitBigrams gives
+// the bigrams decoding gives, on CJK runs of code points of every length.
+func TestPropEmitBigramsEqualsRef(t *testing.T) {
+	alpha := []rune{0xE9, 0x0430, 0x3042, 0x30FC, 0x4E00, 0x9FFF, 0xAC00, 0x20000, 0x2A6DF, 0x3005}
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SliceOfN(rapid.SampledFrom(alpha), 1, 12).Draw(t, "runes")
+		run := string(rs)
+		var got, want []string
+		emitBigrams(run, func(s string) { got = append(got, s) })
+		emitBigramsRef(run, func(s string) { want = append(want, s) })
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("emitBigrams(%q) (-ref +got):\n%s", run, diff)
+		}
+	})
 }

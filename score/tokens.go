@@ -216,17 +216,30 @@ func joinsNext(s string, i int) bool {
 	return c == classWord
 }
 
-// emitBigrams emits every pair of adjacent code points of run.
+// emitBigrams emits every pair of adjacent code points of run. The run
+// was decoded and classified rune by rune to be found, so it is valid
+// UTF-8 without ASCII, and a code point's length is its lead byte's.
 func emitBigrams(run string, emit func(string)) {
-	_, first := utf8.DecodeRuneInString(run)
 	a := 0
-	b := first
+	b := leadSize(run[0])
 	for b < len(run) {
-		_, size := utf8.DecodeRuneInString(run[b:])
+		size := leadSize(run[b])
 		emit(run[a : b+size])
 		a = b
 		b += size
 	}
+}
+
+// leadSize is the length of the UTF-8 sequence that multi-byte lead byte c
+// starts.
+func leadSize(c byte) int {
+	switch {
+	case c < 0xE0:
+		return 2
+	case c < 0xF0:
+		return 3
+	}
+	return 4
 }
 
 // cjkScript is the script a CJK-class character belongs to for the query

@@ -1,6 +1,10 @@
 package score
 
-import "github.com/memrecall/memrecall/memory"
+import (
+	"unicode/utf8"
+
+	"github.com/memrecall/memrecall/memory"
+)
 
 // BodyWindow returns the part of body that a prompt surfaces and the scorer
 // reads: its first memory.BodyWindow runes, cut on a rune boundary. The
@@ -12,6 +16,11 @@ func BodyWindow(body string) string {
 	}
 	if asciiCase(body[:memory.BodyWindow]) != notASCII {
 		return body[:memory.BodyWindow] // one byte per rune
+	}
+	// A body the scan has already cut (every body of a catalog document)
+	// is within the window: one counting pass, with no decoding, says so.
+	if utf8.RuneCountInString(body) <= memory.BodyWindow {
+		return body
 	}
 	n := 0
 	for i := range body {
