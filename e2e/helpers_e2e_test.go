@@ -1,0 +1,137 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scenario is one prompt of the measurements with the documents the fake
+// recall selectors pick for it (most useful first).
+type scenario struct {
+	prompt string
+	pick   []string
+}
+
+// scenarios are the prompts the hosts table measures: one English prompt
+// that matches two documents lexically and needs a third, one Chinese
+// prompt, and one that no memory is about.
+func scenarios() []scenario {
+	return []scenario{
+		{"how do we deploy during the release freeze?", []string{"release-freeze-q4.md", "deploy-checklist.md", "grafana-dashboards.md"}},
+		{"支付回调重试的幂等规则是什么？", []string{"payment-callback-retry.md", "2026-10-db-failover.md"}},
+		{"write a haiku about autumn leaves", nil},
+	}
+}
+
+// repoRoot is the module root (the tests run in e2e/).
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// exampleTrees returns the shipped example memory trees for a: Claude
+// Code's own form when the repository has one, else the Qwen-form tree.
+func exampleTrees(t *testing.T, a *Agent) (project, user string) {
+	t.Helper()
+	root := repoRoot(t)
+	project = filepath.Join(root, "examples", "memory", "project")
+	user = filepath.Join(root, "examples", "memory", "user")
+	if a.Name == "claude" {
+		if st, err := os.Stat(filepath.Join(root, "examples", "memory", "claude")); err == nil && st.IsDir() {
+			project = filepath.Join(root, "examples", "memory", "claude")
+		}
+	}
+	return project, user
+}
+
+// requireAgent skips the test when a is not installed, saying why.
+func requireAgent(t *testing.T, a *Agent) {
+	t.Helper()
+	if _, err := a.Command(AgentsDir()); err != nil {
+		if errors.Is(err, ErrNotInstalled) {
+			t.Skipf("skipping: %v (e2e/install.sh could not reach the npm registry?)", err)
+		}
+		t.Fatal(err)
+	}
+}
+
+// newWorld makes a world for a in a fresh temp dir with the example trees.
+func newWorld(t *testing.T, a *Agent, name string) *World {
+	t.Helper()
+	project, user := exampleTrees(t, a)
+	w, err := NewWorld(t.TempDir(), name, a, project, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// do runs r and fails the test when the run could not be made or the
+// agent failed; it logs the wall time and, on failure, the agent's output.
+func do(t *testing.T, r Run) *Result {
+	t.Helper()
+	res, err := r.Do(context.Background())
+	if err != nil {
+		if errors.Is(err, ErrNotInstalled) {
+			t.Skipf("skipping: %v", err)
+		}
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d requests in %v", r.World.Agent.Name, len(res.Requests), res.Wall.Round(time.Millisecond))
+	if res.Err != nil || res.Overflow > 0 {
+		t.Errorf("%s failed: %v (overflow %d)\nstdout:\n%s\nstderr (tail):\n%s",
+			r.World.Agent.Name, res.Err, res.Overflow, res.Stdout, tail(res.Stderr, 3000))
+	}
+	return res
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// docs loads the topic files of the world's memory, project and user.
+func docs(t *testing.T, w *World) []Doc {
+	t.Helper()
+	out, err := LoadDocs(w.ProjectMemory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.UserMemory != "" {
+		user, err := LoadDocs(w.UserMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, user...)
+	}
+	return out
+}
+
+// containsAll reports whether every name in want is in got.
+func containsAll(got []string, want ...string) bool {
+	for _, w := range want {
+		found := false
+		for _, g := range got {
+			if g == w || strings.HasSuffix(g, "/"+w) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
