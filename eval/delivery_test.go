@@ -17,6 +17,7 @@ const engineCases = 12
 // on the lifecycle core gives (the replay is what the command line runs,
 // because only a test can own a fake clock).
 func TestDeliveryEngineMatchesReplay(t *testing.T) {
+	t.Parallel()
 	c := loadFixture(t)
 	opts := DeliveryOptions{MaxCases: engineCases, Conversations: true}
 	replay, err := RunDelivery(context.Background(), c, opts)
@@ -45,6 +46,7 @@ func TestDeliveryEngineMatchesReplay(t *testing.T) {
 
 // TestDeliveryFixture gates the replay over every answerable case.
 func TestDeliveryFixture(t *testing.T) {
+	t.Parallel()
 	res, err := RunDelivery(context.Background(), loadFixture(t), DeliveryOptions{Conversations: true})
 	if err != nil {
 		t.Fatal(err)

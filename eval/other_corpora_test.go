@@ -22,6 +22,7 @@ var otherCorpora = []struct {
 }
 
 func TestOtherCorporaTargets(t *testing.T) {
+	t.Parallel()
 	for _, oc := range otherCorpora {
 		t.Run(oc.path, func(t *testing.T) {
 			c, err := Load(oc.path)

@@ -133,6 +133,7 @@ func genCorpus(t *rapid.T) *Corpus {
 // TestRunOnUnseenCorpora: any valid corpus runs end to end; every ratio is
 // in [0, 1] or null; counts add up.
 func TestRunOnUnseenCorpora(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCorpus(t)
 		if err := c.Validate(); err != nil {
