@@ -3,8 +3,11 @@ package fsm
 // mutation is a set of deliberate defects. The property suite builds
 // sessions with one switched on (NewMutantSession, compiled only with the
 // memrecall_mutant build tag) and fails unless its properties catch it.
-// In a normal build nothing can set it, and every check of it is one
-// predictable branch.
+//
+// A production build has no mutant branch: every check is has, and has
+// is false by a constant (mutantsBuilt, declared in mutant.go for the tag
+// and in mutant_off.go without it), so the compiler folds each check away
+// with the code it guards. .ci/run checks the built binary.
 type mutation uint16
 
 const (
@@ -27,4 +30,6 @@ const (
 	mutDiscardCountsDocs
 )
 
-func (m mutation) has(x mutation) bool { return m&x != 0 }
+// has reports whether defect x is switched on; always false, at compile
+// time, without the memrecall_mutant tag.
+func (m mutation) has(x mutation) bool { return mutantsBuilt && m&x != 0 }

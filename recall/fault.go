@@ -1,14 +1,21 @@
 package recall
 
 import (
+	"time"
+
 	"github.com/memrecall/memrecall/fsm"
 	"github.com/memrecall/memrecall/memory"
 )
 
 // fault is a set of deliberate defects. The property suite builds engines
-// with one switched on (NewMutant in mutant.go, compiled only with the memrecall_mutant
-// build tag) and fails unless its properties catch it, which shows the
-// properties can fail. In a normal build nothing can set it: New passes 0.
+// with one switched on (NewMutant in mutant.go, compiled only with the
+// memrecall_mutant build tag) and fails unless its properties catch it,
+// which shows the properties can fail.
+//
+// A production build has no fault branch: every check is has, or a call
+// guarded by mutantsBuilt, a constant that is false without the tag
+// (mutant_off.go), so the compiler folds the checks away and the linker
+// drops the methods below. .ci/run checks the built binary's symbols.
 type fault uint8
 
 const (
@@ -26,14 +33,22 @@ const (
 	faultIgnoreCeiling
 )
 
-func (f fault) has(x fault) bool { return f&x != 0 }
+// has reports whether defect x is switched on; always false, at compile
+// time, without the memrecall_mutant tag.
+func (f fault) has(x fault) bool { return mutantsBuilt && f&x != 0 }
 
-// maxDocs is the renderer's document cap.
-func (f fault) maxDocs() int {
+// render is Plan.render's text step with the rendering defects applied:
+// the documents of a delivery changed, and one more than MaxPromptDocs
+// allowed. It returns the documents shown and the text.
+// Called with the owner lock held.
+func (f fault) render(docs []*memory.Document, p *Plan, refined bool, now time.Time) ([]*memory.Document, string) {
+	docs = f.mutateDocs(docs, p, refined)
+	limit := MaxPromptDocs
 	if f.has(faultExtraDoc) {
-		return MaxPromptDocs + 1
+		limit++
 	}
-	return MaxPromptDocs
+	docs = docs[:min(len(docs), limit)]
+	return docs, renderBlocks(docs, now)
 }
 
 // mutateDocs changes the documents of a delivery before rendering.

@@ -53,17 +53,15 @@ const (
 // when the full blocks do not fit, the largest bodies (then descriptions)
 // are shortened to equal shares of the budget, each with a visible note.
 func renderInjection(docs []*memory.Document, now time.Time) string {
-	return renderDocs(docs, now, MaxPromptDocs)
+	return renderBlocks(docs[:min(len(docs), MaxPromptDocs)], now)
 }
 
-// renderDocs is renderInjection with the document cap as a parameter, so
-// the mutation test can break the cap without a second renderer.
-func renderDocs(docs []*memory.Document, now time.Time, maxDocs int) string {
+// renderBlocks renders every document it is given; renderInjection is the
+// capped form every delivery uses (the engine's mutation test alone calls
+// this directly, to break the cap).
+func renderBlocks(docs []*memory.Document, now time.Time) string {
 	if len(docs) == 0 {
 		return ""
-	}
-	if len(docs) > maxDocs {
-		docs = docs[:maxDocs]
 	}
 	head := injectHeading + "\n" + injectInstruction
 	blocks := make([]string, len(docs))

@@ -9,6 +9,10 @@ import (
 	"slices"
 )
 
+// mutantsBuilt switches the deliberate defects' checks on; mutant_off.go
+// declares it false for production builds.
+const mutantsBuilt = true
+
 // ErrUnknownMutant is returned by NewMutant for a name not in Mutants.
 var ErrUnknownMutant = errors.New("recall: unknown mutant")
 

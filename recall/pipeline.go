@@ -165,7 +165,11 @@ func (e *Engine) run(p *Plan) {
 	p.trace.ManifestDocs, p.trace.ManifestBytes = manifest.Len(), len(manifest.Text())
 	p.trace.Strategy, p.trace.Selected, p.trace.ErrKind, p.trace.Err = out.Strategy, out.Docs, out.ErrKind, out.Err
 	p.trace.Selector, p.trace.Settle = out.Duration, time.Since(p.start)
-	e.applyLocked(e.faults.settleTarget(e, p), e.faults.settleEvent(e, ev))
+	target := p
+	if mutantsBuilt && e.faults != 0 {
+		target, ev = e.faults.settleTarget(e, p), e.faults.settleEvent(e, ev)
+	}
+	e.applyLocked(target, ev)
 	e.mu.Unlock()
 }
 

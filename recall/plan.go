@@ -191,12 +191,15 @@ func (p *Plan) render(d fsm.Delivery) Injection {
 			docs = append(docs, doc)
 		}
 	}
-	docs = p.e.faults.mutateDocs(docs, p, d.Phase == telemetry.PhaseRefined)
-	if len(docs) > p.e.faults.maxDocs() {
-		docs = docs[:p.e.faults.maxDocs()]
+	var text string
+	if mutantsBuilt && p.e.faults != 0 {
+		docs, text = p.e.faults.render(docs, p, d.Phase == telemetry.PhaseRefined, p.e.clock())
+	} else {
+		docs = docs[:min(len(docs), MaxPromptDocs)]
+		text = renderInjection(docs, p.e.clock())
 	}
 	inj := Injection{
-		Text:     renderDocs(docs, p.e.clock(), p.e.faults.maxDocs()),
+		Text:     text,
 		Docs:     make([]memory.ID, len(docs)),
 		Phase:    d.Phase,
 		Strategy: d.Strategy,
