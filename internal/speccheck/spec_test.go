@@ -76,7 +76,7 @@ func TestSpecReferencesResolve(t *testing.T) {
 			return err
 		}
 		if d.IsDir() {
-			if path != r && strings.HasPrefix(d.Name(), ".") {
+			if path != r && strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" {
 				return filepath.SkipDir
 			}
 			return nil
