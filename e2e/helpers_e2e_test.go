@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memrecall/memrecall/recall"
 )
 
 // scenario is one prompt of the measurements with the documents the fake
@@ -134,4 +136,29 @@ func containsAll(got []string, want ...string) bool {
 		}
 	}
 	return true
+}
+
+// FastDocs returns, as names relative to their memory directory, the
+// documents memrecall's deterministic stage delivers first for prompt in
+// w's memory, best first: what the daemon's first answer holds.
+func FastDocs(w *World, prompt string) []string {
+	eng := recall.New(recall.Options{ProjectDir: w.ProjectMemory, UserDir: w.UserMemory})
+	defer eng.Shutdown()
+	ctx := context.Background()
+	plan := eng.Query(ctx, recall.Query{Text: prompt})
+	inj := plan.Initial(ctx)
+	plan.End()
+	var out []string
+	for _, id := range inj.Docs {
+		for _, root := range []string{w.ProjectMemory, w.UserMemory} {
+			if root == "" {
+				continue
+			}
+			if rel, err := filepath.Rel(root, string(id)); err == nil && !strings.HasPrefix(rel, "..") {
+				out = append(out, filepath.ToSlash(rel))
+				break
+			}
+		}
+	}
+	return out
 }

@@ -149,8 +149,8 @@ func Count(text, mark string) int { return strings.Count(text, mark) }
 // Delivery is what one turn put in front of the agent's model, read from
 // the fake server's log.
 type Delivery struct {
-	// Main is the number of main-loop requests (those that offered the
-	// agent's shell tool, selector requests excluded).
+	// Main is the number of main-loop requests (those that offered tools,
+	// selector requests excluded).
 	Main int
 	// First lists the documents in the first main request.
 	First []string
@@ -165,11 +165,14 @@ type Delivery struct {
 }
 
 // MainRequests returns the requests of the agent's main loop: those that
-// offered its shell tool and were not a recall selector's.
-func MainRequests(a *Agent, reqs []fakemodel.Request) []fakemodel.Request {
+// offered the model tools and were not a recall selector's. (Side
+// requests — Gemini CLI's router, titles — offer none. A non-interactive
+// run without tool approval may not offer the shell tool, so any tool
+// counts.)
+func MainRequests(reqs []fakemodel.Request) []fakemodel.Request {
 	var out []fakemodel.Request
 	for _, r := range reqs {
-		if r.Kind != fakemodel.KindSelector && r.Offers(a.ShellTool) {
+		if r.Kind != fakemodel.KindSelector && len(r.Tools) > 0 {
 			out = append(out, r)
 		}
 	}
@@ -178,8 +181,8 @@ func MainRequests(a *Agent, reqs []fakemodel.Request) []fakemodel.Request {
 
 // Measure reads a run's delivery from its requests. docs are the topic
 // files to look for; indexMark the index line ("" to ignore the index).
-func Measure(a *Agent, reqs []fakemodel.Request, docs []Doc, indexMark string) Delivery {
-	main := MainRequests(a, reqs)
+func Measure(reqs []fakemodel.Request, docs []Doc, indexMark string) Delivery {
+	main := MainRequests(reqs)
 	d := Delivery{Main: len(main)}
 	if len(main) == 0 {
 		return d

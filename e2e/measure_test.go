@@ -89,7 +89,6 @@ func req(kind fakemodel.Kind, tools []string, toolResult bool, text string) fake
 func TestMeasure(t *testing.T) {
 	docs := []Doc{{Name: "a.md", Mark: "alpha body"}, {Name: "b.md", Mark: "beta body"}, {Name: "c.md", Mark: "gamma body"}}
 	tools := []string{"Bash", "Read"}
-	a := ClaudeCode()
 	for _, tc := range []struct {
 		name string
 		reqs []fakemodel.Request
@@ -111,7 +110,7 @@ func TestMeasure(t *testing.T) {
 		{"no main request", nil, Delivery{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Measure(a, tc.reqs, docs, "- [A](a.md) index")
+			got := Measure(tc.reqs, docs, "- [A](a.md) index")
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

@@ -3,29 +3,468 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/memrecall/memrecall/e2e/fakemodel"
 )
 
-// memrecallSetup is memrecall wired into one world: the hook installed in
-// the agent's settings, the daemon's runtime directory, and a fake
-// selector.
-type memrecallSetup struct {
-	// Env is what the agent's runs need (XDG_RUNTIME_DIR, config).
-	Env   []string
-	close func()
+// binary is the memrecall command the hooks run, built once per test
+// binary (or MEMRECALL_E2E_BIN).
+type binary struct {
+	once sync.Once
+	path string
+	err  error
+	// hook and install report whether this build has the subcommands.
+	hook, install bool
 }
 
-// Close stops what the setup started.
+// mrBin is the test binary's one build of memrecall. Tests only read it
+// after its once has run.
+var mrBin binary
+
+// memrecallBin builds memrecall once and reports its path; it skips the
+// test when this build has no hook command.
+func memrecallBin(t *testing.T) *binary {
+	t.Helper()
+	mrBin.once.Do(func() {
+		mrBin.path = os.Getenv("MEMRECALL_E2E_BIN")
+		if mrBin.path == "" {
+			dir, err := os.MkdirTemp("", "memrecall-e2e-bin")
+			if err != nil {
+				mrBin.err = err
+				return
+			}
+			mrBin.path = filepath.Join(dir, "memrecall")
+			cmd := exec.Command("go", "build", "-o", mrBin.path, "./cmd/memrecall")
+			cmd.Dir = repoRoot(t)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				mrBin.err = &buildError{out: string(out), err: err}
+				return
+			}
+		}
+		mrBin.hook = exec.Command(mrBin.path, "hook", "-h").Run() == nil
+		mrBin.install = exec.Command(mrBin.path, "install", "-h").Run() == nil
+	})
+	if mrBin.err != nil {
+		t.Fatalf("building memrecall: %v", mrBin.err)
+	}
+	return &mrBin
+}
+
+type buildError struct {
+	out string
+	err error
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// memrecallSetup is memrecall wired into one world: the hook installed in
+// the agent's settings, the daemon's runtime directory, its config with a
+// fake selector.
+type memrecallSetup struct {
+	// Env is what the agent's runs need.
+	Env []string
+	// Selector is the fake selector server.
+	Selector *fakemodel.Server
+	// Runtime is the daemon's socket directory.
+	Runtime string
+	bin     string
+	home    string
+}
+
+// Close stops the daemon of this setup and the fake selector.
 func (m *memrecallSetup) Close() {
-	if m.close != nil {
-		m.close()
+	cmd := exec.Command(m.bin, "daemon", "--stop")
+	cmd.Env = append([]string{"HOME=" + m.home, "PATH=" + os.Getenv("PATH")}, m.Env...)
+	_ = cmd.Run() // no daemon left is fine
+	m.Selector.Close()
+	_ = os.RemoveAll(m.Runtime)
+}
+
+// memrecallFor wires memrecall into w: a fake selector that picks pick
+// after 2 s, a 0600 config naming it, a private runtime directory, and
+// the hook in the agent's settings (by `memrecall install` when this build
+// has it). It reports false when this build has no hook command.
+func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool) {
+	t.Helper()
+	b := memrecallBin(t)
+	if !b.hook {
+		return nil, false
+	}
+	sel, err := fakemodel.OpenAI(fakemodel.Script{
+		Select: fakemodel.SelectByName(pick...), SelectDelay: 2 * time.Second,
+	}, fakemodel.Bounds{MaxRequests: 20, Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A short path: a unix socket path has at most 107 bytes.
+	rt, err := os.MkdirTemp("", "mr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &memrecallSetup{
+		Selector: sel, Runtime: rt, bin: b.path, home: w.Home,
+		Env: []string{"MEMRECALL_RUNTIME_DIR=" + rt},
+	}
+	cfg, _ := json.Marshal(map[string]any{
+		"selector":  map[string]any{"base_url": sel.URL + "/v1", "model": "fake-selector", "api_key": "fake-key"},
+		"idle_exit": "5m",
+	})
+	cfgPath := filepath.Join(w.Home, ".config", "memrecall", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfgPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b.install {
+		cmd := exec.Command(b.path, "install", "--agent", w.Agent.Name)
+		cmd.Env = []string{"HOME=" + w.Home, "PATH=" + os.Getenv("PATH")}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("memrecall install --agent %s: %v\n%s", w.Agent.Name, err, out)
+		}
+	} else if err := w.WriteSettings(b.path); err != nil {
+		t.Fatal(err)
+	}
+	if w.Agent.Name == "qwen" {
+		// memrecall replaces Qwen Code's own recall: with both, each would
+		// deliver the same documents.
+		if err := w.PatchSettings(map[string]any{"memory": map[string]any{"enableManagedAutoMemory": false}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m, true
+}
+
+// withMemrecall is memrecallFor that skips the test when the hook command
+// is not in this build, and stops the daemon at the end of the test.
+func withMemrecall(t *testing.T, w *World, pick []string) *memrecallSetup {
+	t.Helper()
+	m, ok := memrecallFor(t, w, pick)
+	if !ok {
+		t.Skip("skipping: this build of memrecall has no `hook` command")
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// errorTexts are what a failing hook or daemon could leave in front of the
+// model. None of them occurs in a native run (TestNativeBaseline checks).
+var errorTexts = []string{
+	"memrecall", "hook error", "Hook error", "hook failed", "Hook failed",
+	"panic:", "goroutine ", "ECONNREFUSED", "connection refused", "no such file or directory",
+}
+
+// checkNoErrorText fails when a request of res holds an error text.
+func checkNoErrorText(t *testing.T, res *Result) {
+	t.Helper()
+	for _, r := range res.Requests {
+		text := Text(r.Body)
+		for _, e := range errorTexts {
+			if strings.Contains(text, e) {
+				i := strings.Index(text, e)
+				t.Errorf("request %d (%s) holds %q: …%s…", r.Seq, r.Kind, e, excerpt(text, i))
+			}
+		}
 	}
 }
 
-// memrecallFor wires memrecall into w with a fake selector that picks pick
-// after 2 s. It reports false when this build of memrecall has no hook
-// command yet.
-func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool) {
+func excerpt(s string, i int) string {
+	lo, hi := max(0, i-120), min(len(s), i+120)
+	return s[lo:hi]
+}
+
+// checkNoDuplicates fails when a document's body reaches the model twice:
+// in the last main request (which holds the whole conversation) every
+// mark occurs at most once.
+func checkNoDuplicates(t *testing.T, a *Agent, res *Result, docs []Doc) {
 	t.Helper()
-	return nil, false
+	main := MainRequests(res.Requests)
+	if len(main) == 0 {
+		t.Error("no main request")
+		return
+	}
+	last := Text(main[len(main)-1].Body)
+	for _, d := range docs {
+		if n := Count(last, d.Mark); n > 1 {
+			t.Errorf("%s reached the model %d times in one session", d.Name, n)
+		}
+	}
+}
+
+// fastDocs returns the names of the documents memrecall's deterministic
+// stage puts first for prompt in w's memory: the documents a first request
+// must carry.
+func fastDocs(t *testing.T, w *World, prompt string) []string {
+	t.Helper()
+	got := FastDocs(w, prompt)
+	if len(got) == 0 {
+		t.Fatalf("memrecall ranks nothing for %q in %s: the scenario needs a lexical match", prompt, w.ProjectMemory)
+	}
+	return got
+}
+
+// TestRecallToolFree: on a tool-free turn the first model request carries
+// the text of memrecall's top fast documents, once.
+func TestRecallToolFree(t *testing.T) {
+	sc := scenarios()[0]
+	for _, a := range AllAgents() {
+		t.Run(a.Name, func(t *testing.T) {
+			requireAgent(t, a)
+			w := newWorld(t, a, "billing-api")
+			m := withMemrecall(t, w, sc.pick)
+			res := do(t, Run{World: w, Prompt: sc.prompt, Script: freeScript(sc.pick), Env: m.Env})
+			ds := docs(t, w)
+			d := Measure(res.Requests, ds, IndexMark(w.ProjectMemory))
+			t.Logf("%s with memrecall, tool-free: %+v", a.Name, d)
+			want := fastDocs(t, w, sc.prompt)
+			if len(want) > 2 {
+				want = want[:2]
+			}
+			if !containsAll(d.First, want...) {
+				t.Errorf("first request holds %v, want the top fast documents %v", d.First, want)
+			}
+			checkNoDuplicates(t, a, res, ds)
+			checkNoErrorText(t, res)
+		})
+	}
+}
+
+// TestRecallToolUsing: with a selector that answers after 2 s and a tool
+// call that comes back after it, the selector's remainder (its picks not
+// delivered first) is in the request after the tool result, and nothing
+// arrives twice.
+func TestRecallToolUsing(t *testing.T) {
+	sc := scenarios()[0]
+	for _, a := range AllAgents() {
+		t.Run(a.Name, func(t *testing.T) {
+			requireAgent(t, a)
+			w := newWorld(t, a, "billing-api")
+			m := withMemrecall(t, w, sc.pick)
+			res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick), Env: m.Env})
+			ds := docs(t, w)
+			d := Measure(res.Requests, ds, IndexMark(w.ProjectMemory))
+			t.Logf("%s with memrecall, tool-using: %+v; selector requests: %d", a.Name, d, len(m.Selector.Requests()))
+			if len(m.Selector.Requests()) == 0 {
+				t.Fatal("memrecall never asked its selector")
+			}
+			if !d.ToolTurn {
+				t.Fatal("no main request carried the tool result")
+			}
+			var remainder []string
+			for _, p := range sc.pick {
+				if !containsAll(d.First, p) {
+					remainder = append(remainder, p)
+				}
+			}
+			if len(remainder) == 0 {
+				t.Fatalf("the first request already held every pick %v: the scenario shows no refinement", sc.pick)
+			}
+			if !containsAll(d.AfterTool, remainder...) {
+				t.Errorf("after the tool result: %v, want the selector's remainder %v", d.AfterTool, remainder)
+			}
+			checkNoDuplicates(t, a, res, ds)
+			checkNoErrorText(t, res)
+		})
+	}
+}
+
+// TestRecallNoCrossSession runs two sessions of one user at once, in two
+// projects with different memories, against one daemon: neither project's
+// documents reach the other's model.
+func TestRecallNoCrossSession(t *testing.T) {
+	for _, a := range AllAgents() {
+		t.Run(a.Name, func(t *testing.T) {
+			requireAgent(t, a)
+			dir := t.TempDir()
+			project, user := exampleTrees(t, a)
+			wa, err := NewWorld(dir, "billing-api", a, project, user)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := filepath.Join(t.TempDir(), "tree")
+			if err := writeFile(filepath.Join(other, "freeze-mobile.md"), []byte(
+				"---\nname: Mobile release freeze\ndescription: how the mobile app deploys during a release freeze\ntype: project\n---\n"+
+					"The mobile app ships through the store during a release freeze; deploy only hotfixes signed by Priya.\n")); err != nil {
+				t.Fatal(err)
+			}
+			wb, err := NewWorld(dir, "mobile-app", a, other, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := withMemrecall(t, wa, []string{"release-freeze-q4.md", "freeze-mobile.md"})
+			if _, ok := memrecallFor(t, wb, nil); !ok { // same HOME: settings and config again, same daemon dir below
+				t.Skip("no hook")
+			}
+			prompt := "how do we deploy during the release freeze?"
+			var wg sync.WaitGroup
+			results := make([]*Result, 2)
+			errs := make([]error, 2)
+			for i, w := range []*World{wa, wb} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					results[i], errs[i] = Run{World: w, Prompt: prompt, Tools: true, Script: toolScript(a, []string{"release-freeze-q4.md", "freeze-mobile.md"}), Env: m.Env}.Do(context.Background())
+				}()
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("run %d: %v", i, err)
+				}
+				if results[i].Err != nil {
+					t.Fatalf("run %d failed: %v\n%s", i, results[i].Err, tail(results[i].Stderr, 2000))
+				}
+			}
+			docsA, docsB := docs(t, wa), docs(t, wb)
+			for i, pair := range []struct {
+				res          *Result
+				own, foreign []Doc
+			}{{results[0], docsA, docsB}, {results[1], docsB, docsA}} {
+				var all strings.Builder
+				for _, r := range pair.res.Requests {
+					all.WriteString(Text(r.Body))
+				}
+				if got := Found(pair.foreign, all.String()); len(got) > 0 {
+					t.Errorf("session %d received the other project's %v", i, got)
+				}
+				if got := Found(pair.own, all.String()); len(got) == 0 {
+					t.Errorf("session %d received none of its own memory: the test shows nothing", i)
+				}
+				checkNoDuplicates(t, a, pair.res, pair.own)
+			}
+		})
+	}
+}
+
+// TestRecallFailOpen: a daemon killed mid-turn, a missing memory
+// directory and a corrupt config each leave a turn that completes with no
+// memory and no error text in front of the model.
+func TestRecallFailOpen(t *testing.T) {
+	sc := scenarios()[0]
+	for _, a := range AllAgents() {
+		t.Run(a.Name, func(t *testing.T) {
+			requireAgent(t, a)
+			t.Run("daemon killed mid-turn", func(t *testing.T) {
+				w := newWorld(t, a, "billing-api")
+				m := withMemrecall(t, w, sc.pick)
+				// This test's own daemon, in the foreground, so it can be
+				// killed: the hooks find it running and use it.
+				daemon := exec.Command(m.bin, "daemon")
+				daemon.Env = append([]string{"HOME=" + w.Home, "PATH=" + os.Getenv("PATH")}, m.Env...)
+				if err := daemon.Start(); err != nil {
+					t.Fatal(err)
+				}
+				killed := make(chan struct{})
+				t.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
+				res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick), Env: m.Env,
+					OnStart: func(srv *fakemodel.Server) {
+						// Kill it while the model "thinks" before its tool
+						// call: after the first request, before the result.
+						go func() {
+							defer close(killed)
+							for range 600 {
+								for _, r := range srv.Requests() {
+									if r.Kind == fakemodel.KindToolCall {
+										_ = daemon.Process.Kill()
+										return
+									}
+								}
+								time.Sleep(100 * time.Millisecond)
+							}
+						}()
+					}})
+				<-killed
+				d := Measure(res.Requests, docs(t, w), "")
+				t.Logf("%s, daemon killed: %+v", a.Name, d)
+				if !d.ToolTurn {
+					t.Error("the turn did not complete: no request carried the tool result")
+				}
+				if len(d.AfterTool) > 0 {
+					t.Errorf("after the kill %v arrived; the killed daemon's plan is gone", d.AfterTool)
+				}
+				checkNoErrorText(t, res)
+			})
+			t.Run("missing memory directory", func(t *testing.T) {
+				w := newWorld(t, a, "billing-api")
+				m := withMemrecall(t, w, sc.pick)
+				if err := os.RemoveAll(w.ProjectMemory); err != nil {
+					t.Fatal(err)
+				}
+				if w.UserMemory != "" {
+					if err := os.RemoveAll(w.UserMemory); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick), Env: m.Env})
+				allDocs, err := LoadDocs(filepath.Join(repoRoot(t), "examples", "memory"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := Measure(res.Requests, allDocs, "")
+				if !d.ToolTurn {
+					t.Error("the turn did not complete")
+				}
+				if len(d.First)+len(d.AfterTool) > 0 {
+					t.Errorf("memory %v arrived from a directory that does not exist", append(d.First, d.AfterTool...))
+				}
+				checkNoErrorText(t, res)
+			})
+			t.Run("corrupt config", func(t *testing.T) {
+				w := newWorld(t, a, "billing-api")
+				m := withMemrecall(t, w, sc.pick)
+				cfg := filepath.Join(w.Home, ".config", "memrecall", "config.json")
+				if err := os.WriteFile(cfg, []byte(`{"selector": {"base_url": `), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick), Env: m.Env})
+				d := Measure(res.Requests, docs(t, w), "")
+				t.Logf("%s, corrupt config: %+v", a.Name, d)
+				if !d.ToolTurn {
+					t.Error("the turn did not complete")
+				}
+				if a.Name != "qwen" && len(d.First)+len(d.AfterTool) > 0 {
+					t.Errorf("memory %v arrived although the config is corrupt", append(d.First, d.AfterTool...))
+				}
+				if n := len(m.Selector.Requests()); n > 0 {
+					t.Errorf("the selector was asked %d times with a corrupt config", n)
+				}
+				checkNoErrorText(t, res)
+			})
+		})
+	}
+}
+
+// TestClaudeNoRerun: memrecall makes Claude Code call its model no more
+// often than it does without memrecall, on a tool-free and a tool-using
+// turn.
+func TestClaudeNoRerun(t *testing.T) {
+	a := ClaudeCode()
+	requireAgent(t, a)
+	sc := scenarios()[0]
+	for _, tools := range []bool{false, true} {
+		script := freeScript(sc.pick)
+		if tools {
+			script = toolScript(a, sc.pick)
+		}
+		native := newWorld(t, a, "billing-api")
+		resNative := do(t, Run{World: native, Prompt: sc.prompt, Tools: tools, Script: script})
+		w := newWorld(t, a, "billing-api")
+		m := withMemrecall(t, w, sc.pick)
+		res := do(t, Run{World: w, Prompt: sc.prompt, Tools: tools, Script: script, Env: m.Env})
+		if got, want := len(res.Requests), len(resNative.Requests); got != want {
+			t.Errorf("tools=%v: %d model requests with memrecall, %d without", tools, got, want)
+		}
+		if d := Measure(res.Requests, docs(t, w), ""); len(d.First) == 0 {
+			t.Errorf("tools=%v: no memory reached the model, so the count shows nothing", tools)
+		}
+	}
 }

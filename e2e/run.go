@@ -75,6 +75,29 @@ func (w *World) WriteSettings(hookCmd string) error {
 	return writeFile(filepath.Join(w.Home, filepath.FromSlash(w.Agent.settingsPath)), data)
 }
 
+// PatchSettings sets top-level keys of the agent's user settings file,
+// keeping every other key (a settings file `memrecall install` wrote, say).
+func (w *World) PatchSettings(keys map[string]any) error {
+	s := map[string]any{}
+	data, err := os.ReadFile(w.SettingsPath())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("e2e: %w", err)
+	}
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fmt.Errorf("e2e: settings: %w", err)
+		}
+	}
+	for k, v := range keys {
+		s[k] = v
+	}
+	out, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("e2e: settings: %w", err)
+	}
+	return writeFile(w.SettingsPath(), out)
+}
+
 // SettingsPath is the agent's user settings file in this world.
 func (w *World) SettingsPath() string {
 	return filepath.Join(w.Home, filepath.FromSlash(w.Agent.settingsPath))
