@@ -38,7 +38,7 @@ func runQuery(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memrecall query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: memrecall query "TEXT" [--project DIR] [--user DIR] [--qwen] [--tools a,b]
+		fmt.Fprintln(stderr, `usage: memrecall query "TEXT" [--project DIR] [--user DIR] [--agent NAME] [--tools a,b]
 
 Runs TEXT through the recall lifecycle. The model selector is used when
 MEMRECALL_BASE_URL and MEMRECALL_MODEL (and MEMRECALL_API_KEY if needed) name
@@ -55,7 +55,7 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
 		return 2
 	}
-	roots, err := dirs.roots()
+	roots, why, err := dirs.roots()
 	if err != nil {
 		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
 		return 1
@@ -67,7 +67,7 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 	}
 	q := recall.Query{Text: text, RecentTools: splitTools(*tools)}
 	r := runTurn(roots, sel, q)
-	printTurn(stdout, roots, q, selName, r)
+	printTurn(stdout, roots, why, q, selName, r)
 	return 0
 }
 
@@ -156,10 +156,11 @@ func runTurn(roots memory.Roots, sel model.Selector, q recall.Query) turn {
 	return r
 }
 
-func printTurn(w io.Writer, roots memory.Roots, q recall.Query, selName string, r turn) {
+func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, selName string, r turn) {
 	tr := r.trace
-	fmt.Fprintf(w, "query:   %q\nproject: %s\nuser:    %s\ntools:   %s\n\n",
-		q.Text, orNone(roots.Project), orNone(roots.User), orNone(strings.Join(q.RecentTools, ",")))
+	fmt.Fprintf(w, "query:   %q\nproject: %s\nuser:    %s\n", q.Text, orNone(roots.Project), orNone(roots.User))
+	printWhy(w, why)
+	fmt.Fprintf(w, "tools:   %s\n\n", orNone(strings.Join(q.RecentTools, ",")))
 
 	fmt.Fprintf(w, "Ranked: %d lexical matches among %d documents (%d kept by the noise filter; skipped %d: %s); %d candidates for the selector\n",
 		len(tr.Ranked), tr.Scanned, tr.Kept, tr.Skipped.Total(), tr.Skipped, len(tr.Candidates))

@@ -20,7 +20,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	roots, err := dirs.roots()
+	roots, why, err := dirs.roots()
 	if err != nil {
 		fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
 		return 1
@@ -30,14 +30,16 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
 		return 1
 	}
-	printScan(stdout, roots, res, time.Now())
+	printScan(stdout, roots, why, res, time.Now())
 	return 0
 }
 
 // printScan renders a scan result. Titles go last: CJK titles are wider
 // than their rune count, which would break the column alignment.
-func printScan(w io.Writer, roots memory.Roots, res memory.Result, now time.Time) {
-	fmt.Fprintf(w, "project: %s\nuser:    %s\n\n", orNone(roots.Project), orNone(roots.User))
+func printScan(w io.Writer, roots memory.Roots, why []string, res memory.Result, now time.Time) {
+	fmt.Fprintf(w, "project: %s\nuser:    %s\n", orNone(roots.Project), orNone(roots.User))
+	printWhy(w, why)
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCOPE\tTYPE\tAGE\tPATH\tTITLE")
 	var perScope [2]int
