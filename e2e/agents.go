@@ -159,6 +159,9 @@ func (a *Agent) Env(url string) []string {
 		return []string{
 			"OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=fake-key", "OPENAI_MODEL=fake-model",
 			"QWEN_CODE_SUPPRESS_YOLO_WARNING=1",
+			// It would start a second node with a larger heap: ~10 s
+			// more per run on a loaded machine.
+			"QWEN_CODE_NO_RELAUNCH=true",
 		}
 	default:
 		return []string{

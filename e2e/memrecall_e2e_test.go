@@ -218,6 +218,7 @@ func TestRecallToolFree(t *testing.T) {
 	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
 			requireAgent(t, a)
 			w := newWorld(t, a, "billing-api")
 			m := withMemrecall(t, w, sc.pick)
@@ -246,6 +247,7 @@ func TestRecallToolUsing(t *testing.T) {
 	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
 			requireAgent(t, a)
 			w := newWorld(t, a, "billing-api")
 			m := withMemrecall(t, w, sc.pick)
@@ -283,6 +285,7 @@ func TestRecallToolUsing(t *testing.T) {
 func TestRecallNoCrossSession(t *testing.T) {
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
 			requireAgent(t, a)
 			dir := t.TempDir()
 			project, user := exampleTrees(t, a)
@@ -300,10 +303,9 @@ func TestRecallNoCrossSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// One user: one HOME, so one settings file, one config and one
+			// daemon serve both projects.
 			m := withMemrecall(t, wa, []string{"release-freeze-q4.md", "freeze-mobile.md"})
-			if _, ok := memrecallFor(t, wb, nil); !ok { // same HOME: settings and config again, same daemon dir below
-				t.Skip("no hook")
-			}
 			prompt := "how do we deploy during the release freeze?"
 			var wg sync.WaitGroup
 			results := make([]*Result, 2)
@@ -352,6 +354,7 @@ func TestRecallFailOpen(t *testing.T) {
 	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
 			requireAgent(t, a)
 			t.Run("daemon killed mid-turn", func(t *testing.T) {
 				w := newWorld(t, a, "billing-api")
@@ -363,26 +366,13 @@ func TestRecallFailOpen(t *testing.T) {
 				if err := daemon.Start(); err != nil {
 					t.Fatal(err)
 				}
-				killed := make(chan struct{})
 				t.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
-				res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick), Env: m.Env,
-					OnStart: func(srv *fakemodel.Server) {
-						// Kill it while the model "thinks" before its tool
-						// call: after the first request, before the result.
-						go func() {
-							defer close(killed)
-							for range 600 {
-								for _, r := range srv.Requests() {
-									if r.Kind == fakemodel.KindToolCall {
-										_ = daemon.Process.Kill()
-										return
-									}
-								}
-								time.Sleep(100 * time.Millisecond)
-							}
-						}()
-					}})
-				<-killed
+				script := toolScript(a, sc.pick)
+				// Killed as the model "thinks" before its tool call: after
+				// the first request, before the tool result.
+				var once sync.Once
+				script.OnToolCall = func() { once.Do(func() { _ = daemon.Process.Kill() }) }
+				res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: script, Env: m.Env})
 				d := Measure(res.Requests, docs(t, w), "")
 				t.Logf("%s, daemon killed: %+v", a.Name, d)
 				if !d.ToolTurn {

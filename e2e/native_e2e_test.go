@@ -14,13 +14,13 @@ import (
 )
 
 // toolScript is the tool-using turn of every measurement: the model thinks
-// for 3 s, calls the shell tool once ("ls"), then answers; any recall
+// for 4 s, calls the shell tool once ("ls"), then answers; any recall
 // selector answers after 2 s, so its choice exists before the tool result
 // goes back.
 func toolScript(a *Agent, pick []string) fakemodel.Script {
 	return fakemodel.Script{
 		Tool:        &fakemodel.ToolCall{Name: a.ShellTool, Input: map[string]any{"command": "ls"}},
-		ToolDelay:   3 * time.Second,
+		ToolDelay:   4 * time.Second,
 		Final:       "All done.",
 		Select:      fakemodel.SelectByName(pick...),
 		SelectDelay: 2 * time.Second,
@@ -46,6 +46,7 @@ func TestNativeBaseline(t *testing.T) {
 	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
 			requireAgent(t, a)
 			w := newWorld(t, a, "billing-api")
 			res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick)})

@@ -161,9 +161,6 @@ type Run struct {
 	Timeout time.Duration
 	// AgentsDir is where the agents are installed (default AgentsDir()).
 	AgentsDir string
-	// OnStart, when set, is called once the agent process has started,
-	// with the fake server (to kill a daemon mid-turn, say).
-	OnStart func(*fakemodel.Server)
 }
 
 // Result is what one run left behind.
@@ -233,9 +230,6 @@ func (r Run) Do(ctx context.Context) (*Result, error) {
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("e2e: starting %s: %w", a.Name, err)
-	}
-	if r.OnStart != nil {
-		r.OnStart(srv)
 	}
 	runErr := cmd.Wait()
 	res := &Result{

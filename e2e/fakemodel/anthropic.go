@@ -72,7 +72,7 @@ func Anthropic(sc Script, b Bounds) (*Server, error) {
 			a.kind = KindFinal
 		case sc.Tool != nil && q.offers(sc.Tool.Name):
 			a.kind, a.reply, tool = KindToolCall, "tool_use "+sc.Tool.Name, sc.Tool
-			if !sleep(ctx, sc.ToolDelay) {
+			if !sc.toolCall(ctx) {
 				a.reply = "cancelled"
 				return a
 			}

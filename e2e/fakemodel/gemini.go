@@ -96,7 +96,7 @@ func Gemini(sc Script, b Bounds) (*Server, error) {
 			a.kind = KindFinal
 		case sc.Tool != nil && q.offers(sc.Tool.Name):
 			a.kind, a.reply = KindToolCall, "functionCall "+sc.Tool.Name
-			if !sleep(ctx, sc.ToolDelay) {
+			if !sc.toolCall(ctx) {
 				a.reply = "cancelled"
 				return a
 			}

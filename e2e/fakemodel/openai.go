@@ -130,7 +130,7 @@ func OpenAI(sc Script, b Bounds) (*Server, error) {
 			a.kind = KindFinal
 		case sc.Tool != nil && q.offers(sc.Tool.Name):
 			a.kind, a.reply = KindToolCall, "tool_call "+sc.Tool.Name
-			if !sleep(ctx, sc.ToolDelay) {
+			if !sc.toolCall(ctx) {
 				a.reply = "cancelled"
 				return a
 			}

@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"time"
@@ -23,6 +24,11 @@ type Script struct {
 	// model that thinks before it calls a tool: a selector started at the
 	// prompt then answers before the tool result goes back.
 	ToolDelay time.Duration
+	// OnToolCall, when set, is called as the fake decides to answer with
+	// the tool call, before ToolDelay: the moment between the first
+	// request and the tool result (to kill a daemon mid-turn, say). It
+	// must not block.
+	OnToolCall func()
 	// Final is the text of every other answer. Default "Done.".
 	Final string
 	// Select picks the documents a recall selector request gets back, from
@@ -38,6 +44,15 @@ func (s Script) final() string {
 		return "Done."
 	}
 	return s.Final
+}
+
+// toolCall runs the OnToolCall callback and waits ToolDelay; it reports
+// whether the delay elapsed.
+func (s Script) toolCall(ctx context.Context) bool {
+	if s.OnToolCall != nil {
+		s.OnToolCall()
+	}
+	return sleep(ctx, s.ToolDelay)
 }
 
 func (s Script) choose(candidates []string) []string {
