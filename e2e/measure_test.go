@@ -3,12 +3,14 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/memrecall/memrecall/agent"
 	"github.com/memrecall/memrecall/e2e/fakemodel"
 )
 
@@ -215,5 +217,39 @@ func TestRenderTable(t *testing.T) {
 		"| gemini | memrecall | p | tool-free | not measured: agent not installed | — |\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestLocateAgreesWithTheWorld: memrecall's agent.Locate finds the memory
+// directories where the harness puts them, which TestNativeBaseline shows
+// are where each real agent reads its index from.
+func TestLocateAgreesWithTheWorld(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: no git")
+	}
+	for _, a := range AllAgents() {
+		t.Run(a.Name, func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := NewWorld(dir, "billing-api", a, "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, err := agent.ParseName(a.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			roots, err := agent.Locate(name, w.Project, agent.Env{Home: w.Home})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := [2]string{roots.Project, roots.User}
+			want := [2]string{w.ProjectMemory, w.UserMemory}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("agent.Locate (-harness +memrecall):\n%s\nwhy: %q", diff, roots.Why)
+			}
+		})
 	}
 }
