@@ -103,6 +103,8 @@ type Catalog struct {
 	gen     uint64
 	prev    []*Document // the last sorted result, reused when nothing changed
 	scratch [][]byte
+
+	snap *snapshotState // nil: no snapshot (see WithSnapshot)
 }
 
 // scopeCache holds the entries of each scope by absolute path: the two
@@ -229,6 +231,9 @@ type outcome struct {
 // scan runs one full scan. It is called by one goroutine at a time.
 func (c *Catalog) scan() (Result, error) {
 	start := c.now()
+	if c.snap != nil && !c.snap.loaded {
+		c.loadSnapshot()
+	}
 	w := walker{fsys: c.fsys, cache: c.cache}
 	defer w.close()
 	if err := w.walkRoot(c.roots.Project, ScopeProject); err != nil {
@@ -329,6 +334,9 @@ func (c *Catalog) scan() (Result, error) {
 	}
 	res.Docs = docs
 	res.Stats.Duration = c.now().Sub(start)
+	if c.snap != nil && (changed || res.Stats.Read > 0) {
+		c.queueSnapshot()
+	}
 	return res, nil
 }
 

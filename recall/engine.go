@@ -65,8 +65,9 @@ func newEngine(opts Options, faults fault) *Engine {
 		clock = time.Now
 	}
 	life, stop := context.WithCancel(context.Background())
+	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir}
 	e := &Engine{
-		cat:      memory.NewCatalog(memory.Roots{Project: opts.ProjectDir, User: opts.UserDir}),
+		cat:      memory.NewCatalog(roots, catalogOptions(opts, roots)...),
 		index:    score.NewIndex(),
 		selector: opts.Selector,
 		sink:     opts.Sink,
@@ -174,6 +175,7 @@ func (e *Engine) Shutdown() {
 	e.mu.Unlock()
 	e.stop()
 	e.wg.Wait()
+	e.cat.WaitSnapshot() // a snapshot write under way finishes on disk
 }
 
 // apply steps the fsm with ev on behalf of plan p (nil for session-wide

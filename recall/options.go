@@ -30,4 +30,10 @@ type Options struct {
 	// ("saved 3 days ago"). Nil is time.Now. Waits and durations never
 	// read it: they use the monotonic clock.
 	Clock func() time.Time
+	// SnapshotDir is where the engine keeps the persistent snapshot of its
+	// memory tree (one file per pair of roots), so that a fresh process
+	// on an unchanged tree stats the files instead of reading them
+	// (docs/decisions/0610-snapshot.md). Empty: no snapshot, which is the
+	// off switch. DefaultSnapshotDir is the usual place.
+	SnapshotDir string
 }

@@ -47,6 +47,7 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 	}
 	dirs := addDirFlags(fs)
 	tools := fs.String("tools", "", "comma-separated `names` of tools the agent used recently (noise filter)")
+	noSnap := fs.Bool("no-snapshot", false, "neither read nor write the persistent snapshot (also "+envSnapshot+"=off)")
 	text, err := parseInterleaved(fs, args)
 	if err != nil {
 		if err == flag.ErrHelp {
@@ -66,7 +67,7 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 		return 1
 	}
 	q := recall.Query{Text: text, RecentTools: splitTools(*tools)}
-	r := runTurn(roots, sel, q)
+	r := runTurn(roots, sel, q, snapshotDir(*noSnap))
 	printTurn(stdout, roots, why, q, selName, r)
 	return 0
 }
@@ -136,9 +137,9 @@ type turn struct {
 
 // runTurn runs one query on a fresh engine: Query, the initial point, a
 // tool result once the selector settled, the end of the turn.
-func runTurn(roots memory.Roots, sel model.Selector, q recall.Query) turn {
+func runTurn(roots memory.Roots, sel model.Selector, q recall.Query, snapDir string) turn {
 	rec := &telemetry.Recorder{}
-	eng := recall.New(recall.Options{ProjectDir: roots.Project, UserDir: roots.User, Selector: sel, Sink: rec})
+	eng := recall.New(recall.Options{ProjectDir: roots.Project, UserDir: roots.User, Selector: sel, Sink: rec, SnapshotDir: snapDir})
 	defer eng.Shutdown()
 
 	ctx := context.Background()

@@ -1,0 +1,481 @@
+package memory
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"unicode"
+)
+
+// A snapshot is the catalog's parsed documents and the file keys they were
+// read under, persisted so that a fresh process on an unchanged tree pays
+// a directory walk and a stat per file instead of a read and a parse per
+// file (docs/decisions/0120-snapshot.md). It is a cache and nothing more:
+// a seeded entry is used only for a file the walk lists now whose stat
+// matches the key exactly, as the in-process cache is; anything wrong with
+// the file makes the catalog ignore it (counted) and rebuild it.
+
+// snapshotFormat is the version of the encoding; a snapshot of another
+// version is ignored.
+const snapshotFormat = 1
+
+// snapshotMagic opens every snapshot file.
+const snapshotMagic = "memrsnap"
+
+// maxSnapshotBytes bounds the file the loader reads: 64 topics of
+// ReadLimit bytes per MiB, far past any real tree.
+const maxSnapshotBytes = 1 << 30
+
+// Errors a snapshot is ignored for; SnapshotStats counts them.
+var (
+	// ErrSnapshotCorrupt: truncated, a bad checksum, or a record that does
+	// not decode.
+	ErrSnapshotCorrupt = errors.New("memory: snapshot corrupt")
+	// ErrSnapshotVersion: another format, Unicode or caller (scorer)
+	// version.
+	ErrSnapshotVersion = errors.New("memory: snapshot of another version")
+	// ErrSnapshotForeign: written for other roots.
+	ErrSnapshotForeign = errors.New("memory: snapshot of other roots")
+	// ErrSnapshotUnsafe: not a regular file of this user with mode 0600 or
+	// stricter, or too large.
+	ErrSnapshotUnsafe = errors.New("memory: snapshot file unsafe")
+)
+
+// SnapshotStats counts what a catalog did with its snapshot file.
+type SnapshotStats struct {
+	// Loaded is the number of documents seeded from the snapshot.
+	Loaded int
+	// Ignored counts snapshot files that existed but were not used
+	// (corrupt, foreign version or roots, unsafe); Missing those that did
+	// not exist yet.
+	Ignored, Missing int
+	// Written counts snapshots written; WriteErrors failed writes.
+	Written, WriteErrors int
+}
+
+// WithSnapshot makes the catalog seed itself from the snapshot file path
+// before its first scan and write the file again, in the background, after
+// a scan that read or removed files. tag names the caller's version of
+// everything derived from the documents (the scorer version): a snapshot
+// written under another tag is ignored. Empty path: no snapshot.
+func WithSnapshot(path, tag string) Option {
+	return func(c *Catalog) {
+		if path != "" {
+			c.snap = &snapshotState{path: path, tag: tag}
+		}
+	}
+}
+
+// SnapshotPath is the snapshot file of roots in dir: one file per pair of
+// roots, named by a hash of their absolute paths.
+func SnapshotPath(dir string, roots Roots) string {
+	h := sha256.New()
+	for _, r := range []string{roots.Project, roots.User} {
+		if r != "" {
+			if abs, err := filepath.Abs(r); err == nil {
+				r = abs
+			}
+		}
+		h.Write([]byte(r))
+		h.Write([]byte{0})
+	}
+	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil)[:12])+".snap")
+}
+
+// snapshotState is a catalog's snapshot bookkeeping.
+type snapshotState struct {
+	path, tag string
+	loaded    bool // the scan goroutine's: the file was tried once
+
+	mu      sync.Mutex
+	stats   SnapshotStats
+	pending []snapRecord // the newest records not yet written
+	writing bool
+	wg      sync.WaitGroup
+}
+
+// snapRecord is one document of a snapshot with its file key.
+type snapRecord struct {
+	scope     Scope
+	path, rel string
+	key       fileKey
+	typ       Type
+	truncated bool
+	title     string
+	desc      string
+	body      string
+}
+
+// SnapshotStats reports what the catalog did with its snapshot.
+func (c *Catalog) SnapshotStats() SnapshotStats {
+	if c.snap == nil {
+		return SnapshotStats{}
+	}
+	c.snap.mu.Lock()
+	defer c.snap.mu.Unlock()
+	return c.snap.stats
+}
+
+// WaitSnapshot waits until no snapshot write is under way. A host calls it
+// before exiting so the last scan's snapshot is on disk.
+func (c *Catalog) WaitSnapshot() {
+	if c.snap != nil {
+		c.snap.wg.Wait()
+	}
+}
+
+// absRoots returns the roots made absolute as the walk makes them.
+func absRoots(roots Roots) [2]string {
+	var out [2]string
+	for i, r := range []string{roots.Project, roots.User} {
+		if r == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(r); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
+}
+
+// loadSnapshot seeds the empty cache from the snapshot file, once. It runs
+// on the scan goroutine before the first walk.
+func (c *Catalog) loadSnapshot() {
+	s := c.snap
+	s.loaded = true
+	data, err := readSnapshotFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		s.mu.Lock()
+		s.stats.Missing++
+		s.mu.Unlock()
+		return
+	}
+	var recs []snapRecord
+	if err == nil {
+		recs, err = decodeSnapshot(data, s.tag, absRoots(c.roots))
+	}
+	if err != nil {
+		s.mu.Lock()
+		s.stats.Ignored++
+		s.mu.Unlock()
+		return
+	}
+	docs := make([]Document, len(recs))
+	entries := make([]entry, len(recs))
+	for i, r := range recs {
+		docs[i] = Document{
+			ID: ID(r.path), Scope: r.scope, RelPath: r.rel, Type: r.typ,
+			Title: r.title, Description: r.desc, Body: r.body, BodyTruncated: r.truncated,
+			Modified: r.key.modified(), Size: r.key.size,
+		}
+		entries[i] = entry{path: r.path, rel: r.rel, key: r.key, doc: &docs[i]}
+		if c.cache[r.scope] == nil {
+			c.cache[r.scope] = make(map[string]*entry)
+		}
+		c.cache[r.scope][r.path] = &entries[i]
+	}
+	s.mu.Lock()
+	s.stats.Loaded += len(recs)
+	s.mu.Unlock()
+}
+
+// readSnapshotFile reads the snapshot at path if it is a regular file of
+// this user that no one else can read or write, and not too large.
+func readSnapshotFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnsafe, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnsafe, err)
+	}
+	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || fi.Size() > maxSnapshotBytes || !ownedByMe(fi) {
+		return nil, ErrSnapshotUnsafe
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSnapshotCorrupt, err)
+	}
+	return data, nil
+}
+
+// ownedByMe reports that fi belongs to the effective user.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || int(st.Uid) == os.Geteuid()
+}
+
+// queueSnapshot records the cache's trustworthy entries for writing and
+// starts the writer unless it is running; it runs on the scan goroutine
+// after a scan that changed the cache. Racy entries are left out: the next
+// process reads those files, as the next scan of this one does.
+func (c *Catalog) queueSnapshot() {
+	recs := make([]snapRecord, 0, c.cache.len())
+	for sc, m := range c.cache {
+		for _, e := range m {
+			if e.doc == nil || e.skipped || e.racy {
+				continue
+			}
+			d := e.doc
+			recs = append(recs, snapRecord{
+				scope: Scope(sc), path: e.path, rel: e.rel, key: e.key, typ: d.Type,
+				truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body,
+			})
+		}
+	}
+	s := c.snap
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending = recs
+	if s.writing {
+		return // the running writer takes the newest records next
+	}
+	s.writing = true
+	s.wg.Add(1)
+	go c.writeSnapshots()
+}
+
+// writeSnapshots writes the pending records until none are left.
+func (c *Catalog) writeSnapshots() {
+	s := c.snap
+	defer s.wg.Done()
+	roots := absRoots(c.roots)
+	for {
+		s.mu.Lock()
+		recs := s.pending
+		s.pending = nil
+		if recs == nil {
+			s.writing = false
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		err := writeFileAtomic(s.path, encodeSnapshot(s.tag, roots, recs))
+		s.mu.Lock()
+		if err != nil {
+			s.stats.WriteErrors++
+		} else {
+			s.stats.Written++
+		}
+		s.mu.Unlock()
+	}
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory (0600), synced before it is renamed over path, so a reader
+// sees the old file or the new one, never a part. The directory is made
+// 0700.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("memory: snapshot dir: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("memory: snapshot dir: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".snap-*") // mode 0600
+	if err != nil {
+		return fmt.Errorf("memory: snapshot: %w", err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("memory: snapshot: %w", err)
+	}
+	return nil
+}
+
+// snapshotHeader is what a snapshot must carry to be trusted here: the
+// format, the Unicode version of this binary and the caller's tag.
+func snapshotHeader(tag string) string {
+	return fmt.Sprintf("format=%d unicode=%s tag=%s", snapshotFormat, unicode.Version, tag)
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeSnapshot encodes records: the magic, the CRC-32C of the rest, then
+// the header, the two roots, the record count and the records (strings
+// length-prefixed, integers as varints).
+func encodeSnapshot(tag string, roots [2]string, recs []snapRecord) []byte {
+	size := 64 + len(tag) + len(roots[0]) + len(roots[1])
+	for i := range recs {
+		r := &recs[i]
+		size += 64 + len(r.path) + len(r.rel) + len(r.title) + len(r.desc) + len(r.body)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, snapshotMagic...)
+	b = append(b, 0, 0, 0, 0) // CRC, filled in below
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	str(snapshotHeader(tag))
+	str(roots[0])
+	str(roots[1])
+	b = binary.AppendUvarint(b, uint64(len(recs)))
+	for i := range recs {
+		r := &recs[i]
+		b = append(b, byte(r.scope), byte(r.typ))
+		if r.truncated {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		str(r.path)
+		str(r.rel)
+		b = binary.AppendVarint(b, r.key.size)
+		b = binary.AppendVarint(b, r.key.mtime)
+		b = binary.AppendVarint(b, r.key.ctime)
+		b = binary.AppendUvarint(b, r.key.ino)
+		b = binary.AppendUvarint(b, r.key.dev)
+		str(r.title)
+		str(r.desc)
+		str(r.body)
+	}
+	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], crc32.Checksum(b[len(snapshotMagic)+4:], castagnoli))
+	return b
+}
+
+// snapReader decodes a snapshot's fields from one string, so every string
+// of the result is a substring of it (one allocation for the whole file).
+type snapReader struct {
+	s   string
+	err error
+}
+
+func (r *snapReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint([]byte(r.s[:min(len(r.s), binary.MaxVarintLen64)]))
+	if n <= 0 {
+		r.err = ErrSnapshotCorrupt
+		return 0
+	}
+	r.s = r.s[n:]
+	return v
+}
+
+func (r *snapReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint([]byte(r.s[:min(len(r.s), binary.MaxVarintLen64)]))
+	if n <= 0 {
+		r.err = ErrSnapshotCorrupt
+		return 0
+	}
+	r.s = r.s[n:]
+	return v
+}
+
+func (r *snapReader) byte() byte {
+	if r.err != nil || len(r.s) == 0 {
+		r.err = ErrSnapshotCorrupt
+		return 0
+	}
+	c := r.s[0]
+	r.s = r.s[1:]
+	return c
+}
+
+func (r *snapReader) str() string {
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.s)) {
+		r.err = ErrSnapshotCorrupt
+		return ""
+	}
+	v := r.s[:n]
+	r.s = r.s[n:]
+	return v
+}
+
+// minSnapRecord is the fewest bytes a record takes, which bounds the
+// count a corrupt header may claim.
+const minSnapRecord = 3 + 2 + 5 + 3
+
+// decodeSnapshot decodes data written by encodeSnapshot for tag and roots.
+// Every record is checked: its scope and type valid, its path its root
+// joined with its relative path, its key that of a regular file; a
+// snapshot with any bad record is ignored whole.
+func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, error) {
+	head := len(snapshotMagic) + 4
+	if len(data) < head || string(data[:len(snapshotMagic)]) != snapshotMagic {
+		return nil, ErrSnapshotCorrupt
+	}
+	if crc32.Checksum(data[head:], castagnoli) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
+		return nil, ErrSnapshotCorrupt
+	}
+	r := &snapReader{s: string(data[head:])}
+	if h := r.str(); r.err == nil && h != snapshotHeader(tag) {
+		return nil, ErrSnapshotVersion
+	}
+	if p, u := r.str(), r.str(); r.err == nil && (p != roots[0] || u != roots[1]) {
+		return nil, ErrSnapshotForeign
+	}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.s)/minSnapRecord) {
+		return nil, ErrSnapshotCorrupt
+	}
+	recs := make([]snapRecord, n)
+	for i := range recs {
+		rec := &recs[i]
+		rec.scope = Scope(r.byte())
+		rec.typ = Type(r.byte())
+		tr := r.byte()
+		rec.path, rec.rel = r.str(), r.str()
+		rec.key.size = r.varint()
+		rec.key.mtime = r.varint()
+		rec.key.ctime = r.varint()
+		rec.key.ino = r.uvarint()
+		rec.key.dev = r.uvarint()
+		rec.title, rec.desc, rec.body = r.str(), r.str(), r.str()
+		if r.err != nil {
+			return nil, r.err
+		}
+		rec.truncated = tr == 1
+		if !validSnapRecord(rec, roots, tr) {
+			return nil, ErrSnapshotCorrupt
+		}
+	}
+	if len(r.s) != 0 {
+		return nil, ErrSnapshotCorrupt
+	}
+	return recs, nil
+}
+
+// validSnapRecord checks what the scan itself would guarantee of a
+// document read from the file.
+func validSnapRecord(rec *snapRecord, roots [2]string, truncated byte) bool {
+	if rec.scope > ScopeUser || truncated > 1 || rec.key.size < 0 {
+		return false
+	}
+	if _, err := ParseType(rec.typ.String()); err != nil {
+		return false
+	}
+	root := roots[rec.scope]
+	return root != "" && rec.rel != "" && rec.path == root+string(filepath.Separator)+filepath.FromSlash(rec.rel)
+}

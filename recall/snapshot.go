@@ -1,0 +1,38 @@
+package recall
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/score"
+)
+
+// DefaultSnapshotDir returns the usual Options.SnapshotDir:
+// os.UserCacheDir()/memrecall. The snapshot holds memory content, so the
+// directory is created 0700 and its files 0600.
+func DefaultSnapshotDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("recall: snapshot dir: %w", err)
+	}
+	return filepath.Join(dir, "memrecall"), nil
+}
+
+// snapshotTag is the version the snapshot is written and trusted under,
+// besides memory's own format and Unicode version: the scorer's.
+func snapshotTag() string { return fmt.Sprintf("score=%d", score.Version) }
+
+// catalogOptions returns the catalog options opts ask for.
+func catalogOptions(opts Options, roots memory.Roots) []memory.Option {
+	if opts.SnapshotDir == "" {
+		return nil
+	}
+	return []memory.Option{memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag())}
+}
+
+// SnapshotStats reports what the engine's catalog did with its snapshot:
+// documents loaded, files ignored (corrupt, of another version, unsafe)
+// and snapshots written. All zero without Options.SnapshotDir.
+func (e *Engine) SnapshotStats() memory.SnapshotStats { return e.cat.SnapshotStats() }
