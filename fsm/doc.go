@@ -9,8 +9,10 @@
 //
 // Each user query starts a plan. A plan is pending, then possibly
 // fast-delivered, and ends refined-delivered or discarded. The transition
-// table in table.go declares the lifecycle on qmuntal/stateless; DOT and
-// Mermaid draw it, and a test proves Step agrees with it. Only the latest
+// table in table.go is the one statement of the lifecycle: rows of
+// (state, trigger, named guard, named action, next state), which Step
+// runs and which configure a qmuntal/stateless machine for DOT and
+// Mermaid. Only the latest
 // plan is current: events naming any other plan are dropped, which is how
 // a late selector answer of an old query never reaches the new one.
 //

@@ -48,27 +48,27 @@ func Mermaid() string {
 		}
 	}
 	fmt.Fprintf(&b, "    [*] --> %s\n", mermaidID(StateIdle))
-	for _, e := range table() {
-		if e.kind == edgeIgnore && e.guard == nil {
-			continue
+	for _, from := range States {
+		for i := range lifecycle[from] {
+			r := &lifecycle[from][i]
+			kind := r.kind(from)
+			if kind == edgeIgnore && r.guard == nil {
+				continue
+			}
+			label := r.on.String()
+			if r.guard != nil {
+				label += " [" + funcName(r.guard) + "]"
+			}
+			switch kind {
+			case edgeRestart:
+				label += " (new plan)"
+			case edgeInternal:
+				label += " / " + funcName(r.action)
+			case edgeIgnore:
+				label += " (ignored)"
+			}
+			fmt.Fprintf(&b, "    %s --> %s: %s\n", mermaidID(from), mermaidID(r.to), label)
 		}
-		to := e.to
-		if e.kind == edgeInternal || e.kind == edgeIgnore {
-			to = e.from
-		}
-		label := e.trigger.String()
-		if e.guard != nil {
-			label += " [" + funcName(e.guard) + "]"
-		}
-		switch e.kind {
-		case edgeRestart:
-			label += " (new plan)"
-		case edgeInternal:
-			label += " / " + funcName(e.action)
-		case edgeIgnore:
-			label += " (ignored)"
-		}
-		fmt.Fprintf(&b, "    %s --> %s: %s\n", mermaidID(e.from), mermaidID(to), label)
 	}
 	return b.String()
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // rewrite regenerates the expected output of the scenario scripts.
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output in fsm/testdata/*.txt")
+var rewrite = flag.Bool("rewrite", false, "rewrite the golden files: the scripts in fsm/testdata/*.txt and the lifecycle diagrams")
 
 // TestScripts runs every scenario script in testdata. A script is a list
 // of commands in the cockroachdb/datadriven style:

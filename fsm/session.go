@@ -27,35 +27,54 @@ type Session struct {
 	// mut switches on a deliberate defect for the property suite's
 	// mutation tests; it is the zero value in every real Session.
 	mut mutation
+	// in and args are what Step passes to the rows' guards, kept here so
+	// that a step allocates nothing for them. in holds the last event
+	// until the next step.
+	in   guardInput
+	args [1]any
 }
 
 // plan is the state of one recall plan.
 type plan struct {
 	id    PlanID
 	state State
+	// progress is what the plan has been through besides its state: the
+	// plan's full state is state × progress. Only become assigns state
+	// and progress.
+	// Invariant: state == StateFastDelivered implies progInitialPassed
+	// and progPublished.
+	progress progress
 	// queryAt is when the query started; latencies are measured from it.
 	queryAt time.Duration
-	// initialPassed is set by the initial point.
-	// Invariant: state == StateFastDelivered implies initialPassed, and
-	// state == StateFastDelivered implies published.
-	initialPassed bool
 
-	published bool
 	// ranking is the lexical ranking, best first; retained, not copied.
 	ranking []DocID
 	scanned int
 	scan    time.Duration
 	fast    time.Duration // query to published ranking
 
-	// settled is set by the first selector_settled.
-	// Invariant: !settled implies strategy == StrategyNone and
+	// Invariant: without progSettled, strategy == StrategyNone and
 	// selection == nil.
-	settled  bool
 	strategy telemetry.Strategy
 	// selection is the settled selection.
 	// Invariant: len(selection) <= MaxRelevantDocs, no duplicates.
 	selection []DocID
 }
+
+// progress is a set of the milestones a plan has passed.
+type progress uint8
+
+const (
+	// progPublished: the plan's lexical ranking was published.
+	progPublished progress = 1 << iota
+	// progInitialPassed: the plan's initial point was reached.
+	progInitialPassed
+	// progSettled: the plan's selector settled.
+	progSettled
+)
+
+// has reports whether the plan has passed milestone x.
+func (p *plan) has(x progress) bool { return p.progress&x != 0 }
 
 // surfacedHint sizes the surfaced set for the first few queries of a
 // session, so early deliveries do not grow the map while a prompt waits.

@@ -1,6 +1,7 @@
 package fsm
 
 import (
+	"context"
 	"time"
 
 	"github.com/memrecall/memrecall/telemetry"
@@ -10,45 +11,61 @@ import (
 //
 // Shared checks come first: after shutdown every event is dropped, and an
 // event for a plan other than the current one is dropped (spec §5.6: a
-// late settle of an old query never crosses into the new one). Then the
-// session-wide triggers apply, then the plan triggers by state. A
-// terminal plan ignores plan triggers: it delivers nothing more.
-//
-// Every state change made here is one the declared transition table
-// (Table) permits; a test fires the table beside Step to prove it.
+// late settle of an old query never crosses into the new one);
+// session-wide triggers (query_started, reset, shutdown) name no plan.
+// Then Step runs the row of the lifecycle table (table.go) for the
+// current state and trigger whose guard holds: its action, then become.
 func (s *Session) Step(ev Event) Output {
 	if s.closed {
 		return s.dropped()
 	}
-	switch ev.Trigger {
-	case TriggerQueryStarted:
-		return s.startQuery(ev.At)
-	case TriggerReset:
-		return s.reset(ev.At)
-	case TriggerShutdown:
-		return s.shutdown(ev.At)
-	}
-	if !s.isCurrent(ev.Plan) {
+	if !ev.Trigger.sessionWide() && !s.isCurrent(ev.Plan) {
 		return s.dropped()
 	}
-	if !s.cur.state.Open() && !s.mut.has(mutTerminalReopens) {
+	from := s.cur.state
+	if mutantsBuilt {
+		from = s.mutantRows(from, ev.Trigger)
+	}
+	if int(from) >= len(lifecycle) {
 		return s.unchanged()
 	}
-	switch ev.Trigger {
-	case TriggerDeterministicPublished:
-		return s.publish(ev)
-	case TriggerSelectorSettled:
-		return s.settle(ev)
-	case TriggerInitialPoint:
-		return s.reachInitialPoint(ev.At)
-	case TriggerToolResultPoint:
-		return s.reachToolResultPoint(ev.At)
-	case TriggerTurnEnded:
-		return s.endTurn(ev.At)
-	case TriggerAbort:
-		return s.discard(ev.At, telemetry.ReasonAbort)
+	s.in.s, s.in.ev = s, ev
+	args := s.args[:]
+	args[0] = &s.in
+	rows := lifecycle[from]
+	for i := range rows {
+		r := &rows[i]
+		if r.on != ev.Trigger || (r.guard != nil && !r.guard(context.Background(), args...)) {
+			continue
+		}
+		var out Output
+		if r.action != nil {
+			out = r.action(s, ev)
+		}
+		s.become(r.to, r.sets)
+		out.Plan, out.State = s.cur.id, s.cur.state
+		return out
 	}
-	return s.dropped()
+	return s.unchanged()
+}
+
+// become is the one place that assigns a plan's state and progress (an
+// action may replace the plan itself, which starts idle with none).
+func (s *Session) become(to State, sets progress) {
+	s.cur.state = to
+	s.cur.progress |= sets
+}
+
+// mutantRows picks the rows a deliberate defect acts on: an ended plan
+// reacting like an open one, a second initial point like the first.
+func (s *Session) mutantRows(from State, t Trigger) State {
+	switch {
+	case s.mut.has(mutTerminalReopens) && from.Terminal() && !t.sessionWide():
+		return StateFastDelivered
+	case s.mut.has(mutInitialTwice) && from == StateFastDelivered && t == TriggerInitialPoint:
+		return StatePending
+	}
+	return from
 }
 
 // isCurrent is the stale-plan check.
@@ -67,85 +84,13 @@ func (s *Session) unchanged() Output {
 	return Output{Plan: s.cur.id, State: s.cur.state}
 }
 
-// startQuery discards the open plan with new_query and opens the next.
-func (s *Session) startQuery(at time.Duration) Output {
-	var out Output
-	if s.cur.state.Open() {
-		out = s.discard(at, telemetry.ReasonNewQuery)
+// emptyReason says why a settled plan has nothing to deliver: its
+// selection is empty, or every document of it was surfaced.
+func (s *Session) emptyReason() telemetry.DiscardReason {
+	if len(s.cur.selection) == 0 {
+		return telemetry.ReasonNoRelevantResults
 	}
-	s.cur = plan{id: s.cur.id + 1, state: StatePending, queryAt: at}
-	out.Plan, out.State = s.cur.id, s.cur.state
-	return out
-}
-
-// reset discards the open plan and empties the surfaced set, so documents
-// may be delivered again afterwards.
-func (s *Session) reset(at time.Duration) Output {
-	out := s.unchanged()
-	if s.cur.state.Open() {
-		out = s.discard(at, telemetry.ReasonReset)
-	}
-	if !s.mut.has(mutResetKeepsSurfaced) {
-		clear(s.surfaced)
-	}
-	return out
-}
-
-// shutdown discards the open plan and closes the session.
-func (s *Session) shutdown(at time.Duration) Output {
-	out := s.unchanged()
-	if s.cur.state.Open() {
-		out = s.discard(at, telemetry.ReasonShutdown)
-	}
-	s.closed = true
-	return out
-}
-
-// publish records the lexical ranking; a second one is ignored.
-func (s *Session) publish(ev Event) Output {
-	p := &s.cur
-	if p.published {
-		return s.unchanged()
-	}
-	p.published = true
-	p.ranking = ev.Docs
-	p.scanned = ev.Scanned
-	p.scan = ev.Took
-	p.fast = ev.At - p.queryAt
-	return s.unchanged()
-}
-
-// settle records the selection and emits the plan's selection event.
-// After the initial point a selection with nothing left to deliver ends
-// the plan at once: waiting for a tool result could not change it, since
-// only this plan's own deliveries or a reset (which ends it) change the
-// surfaced set.
-func (s *Session) settle(ev Event) Output {
-	p := &s.cur
-	if p.settled {
-		return s.unchanged()
-	}
-	p.settled = true
-	p.selection, p.strategy = s.selectionFor(ev)
-	sel := telemetry.SelectionEvent(telemetry.Selection{
-		Strategy: p.strategy,
-		Scanned:  p.scanned,
-		Selected: len(p.selection),
-		Scan:     p.scan,
-		Fast:     p.fast,
-		Selector: ev.Took,
-		Total:    ev.At - p.queryAt,
-	})
-	if p.initialPassed {
-		if reason, ok := s.nothingToDeliver(); ok {
-			out := s.discard(ev.At, reason)
-			out.Telemetry = append([]telemetry.Event{sel}, out.Telemetry...)
-			return out
-		}
-	}
-	out := s.unchanged()
-	out.Telemetry = []telemetry.Event{sel}
-	return out
+	return telemetry.ReasonAlreadyDelivered
 }
 
 // selectionFor turns a settle event into the plan's selection: the
@@ -166,78 +111,12 @@ func (s *Session) selectionFor(ev Event) ([]DocID, telemetry.Strategy) {
 	return sel, telemetry.StrategyModel
 }
 
-// reachInitialPoint delivers the refined result when the plan settled in
-// the initial window (spec §5.2), else the fast result (§5.3).
-func (s *Session) reachInitialPoint(at time.Duration) Output {
-	p := &s.cur
-	if p.initialPassed && !s.mut.has(mutInitialTwice) {
-		return s.unchanged()
-	}
-	p.initialPassed = true
-	if p.settled {
-		return s.deliverRefined(at, telemetry.PointInitial)
-	}
-	if fast := s.fastDocs(); len(fast) > 0 {
-		p.state = StateFastDelivered
-		return s.deliver(at, telemetry.PhaseFast, telemetry.PointInitial, telemetry.StrategyHeuristic, fast)
-	}
-	return s.unchanged()
-}
-
-// reachToolResultPoint delivers a settled remainder (spec §5.4).
-func (s *Session) reachToolResultPoint(at time.Duration) Output {
-	p := &s.cur
-	if !p.initialPassed || !p.settled {
-		return s.unchanged()
-	}
-	return s.deliverRefined(at, telemetry.PointToolResult)
-}
-
-// endTurn discards an open plan: no prompt is left to carry its result.
-func (s *Session) endTurn(at time.Duration) Output {
-	reason, ok := s.nothingToDeliver()
-	if !ok {
-		reason = telemetry.ReasonNoSafeDeliveryPoint
-	}
-	return s.discard(at, reason)
-}
-
-// nothingToDeliver says why a settled plan has nothing to deliver, if so.
-func (s *Session) nothingToDeliver() (telemetry.DiscardReason, bool) {
-	p := &s.cur
-	switch {
-	case !p.settled:
-		return telemetry.ReasonNone, false
-	case len(p.selection) == 0:
-		return telemetry.ReasonNoRelevantResults, true
-	case s.remainderLen() == 0:
-		return telemetry.ReasonAlreadyDelivered, true
-	}
-	return telemetry.ReasonNone, false
-}
-
-// deliverRefined delivers the selection minus the surfaced documents, or
-// discards the plan when nothing is left.
-func (s *Session) deliverRefined(at time.Duration, point telemetry.DeliveryPoint) Output {
-	if len(s.cur.selection) == 0 {
-		return s.discard(at, telemetry.ReasonNoRelevantResults)
-	}
-	rem := s.remainder()
-	if len(rem) == 0 {
-		return s.discard(at, telemetry.ReasonAlreadyDelivered)
-	}
-	s.cur.state = StateRefinedDelivered
-	out := s.deliver(at, telemetry.PhaseRefined, point, s.cur.strategy, rem)
-	out.Closed = s.cur.id
-	return out
-}
-
 // deliver marks docs surfaced and outputs them with their telemetry.
 func (s *Session) deliver(at time.Duration, phase telemetry.Phase, point telemetry.DeliveryPoint, strategy telemetry.Strategy, docs []DocID) Output {
 	for _, d := range docs {
 		s.surfaced[d] = struct{}{}
 	}
-	out := s.unchanged()
+	var out Output
 	out.Deliver = Delivery{Phase: phase, Point: point, Strategy: strategy, Docs: docs}
 	out.Telemetry = []telemetry.Event{telemetry.DeliveryEvent(telemetry.Delivery{
 		Phase:    phase,
@@ -256,9 +135,7 @@ func (s *Session) discard(at time.Duration, reason telemetry.DiscardReason) Outp
 	if s.mut.has(mutDiscardCountsDocs) {
 		lost = s.remainderLen()
 	}
-	s.cur.state = StateDiscarded
-	out := s.unchanged()
-	out.Closed = s.cur.id
+	out := Output{Closed: s.cur.id}
 	out.Telemetry = []telemetry.Event{telemetry.DeliveryEvent(telemetry.Delivery{
 		Phase:    telemetry.PhaseRefined,
 		Point:    telemetry.PointDiscarded,

@@ -6,7 +6,95 @@ import (
 	"github.com/qmuntal/stateless"
 )
 
-// edgeKind is how a table row treats its trigger.
+// row is one rule of the lifecycle: in the state it is listed under, on
+// trigger on, when guard holds (nil: always), run action (nil: the event
+// is ignored) and become state to, adding sets to the plan's progress.
+//
+// The rows are the one statement of the lifecycle. Step runs the row
+// whose guard holds; the stateless machine behind DOT and Mermaid is
+// configured from the same rows; guards and actions are named functions,
+// so the diagrams read like the rules.
+type row struct {
+	on     Trigger
+	guard  stateless.GuardFunc
+	action action
+	to     State
+	sets   progress
+}
+
+// action is a row's effect, applied before the row's state change: it
+// sees the plan as it was, records what the event carries and returns the
+// output (deliveries, telemetry, the plan closed). Actions never assign
+// the state or the progress: become does.
+type action func(s *Session, ev Event) Output
+
+// lifecycle lists the rows of each state. Rows of one state and trigger
+// have mutually exclusive guards (the table test fires the stateless
+// machine, which refuses two guards that hold at once), and every
+// (state, trigger) pair has a row for every case, so Step always finds
+// one. Events dropped by Step's shared checks (shut-down session, stale
+// plan) never reach the table. It is never written.
+var lifecycle = [...][]row{
+	StateIdle: {
+		{on: TriggerQueryStarted, action: openPlan, to: StatePending},
+		{on: TriggerReset, action: clearSurfaced, to: StateIdle},
+		{on: TriggerShutdown, action: closeSession, to: StateIdle},
+	},
+	StatePending: {
+		{on: TriggerQueryStarted, action: replacePlan, to: StatePending},
+		{on: TriggerDeterministicPublished, guard: firstRanking, action: recordRanking, to: StatePending, sets: progPublished},
+		{on: TriggerDeterministicPublished, guard: rankingAlreadyPublished, to: StatePending},
+		{on: TriggerInitialPoint, guard: settledWithRemainder, action: deliverRefined, to: StateRefinedDelivered, sets: progInitialPassed},
+		{on: TriggerInitialPoint, guard: settledWithNothingLeft, action: discardSettled, to: StateDiscarded, sets: progInitialPassed},
+		{on: TriggerInitialPoint, guard: fastAvailable, action: deliverFast, to: StateFastDelivered, sets: progInitialPassed},
+		{on: TriggerInitialPoint, guard: noFastResult, action: passInitialPoint, to: StatePending, sets: progInitialPassed},
+		{on: TriggerInitialPoint, guard: initialAlreadyPassed, to: StatePending},
+		{on: TriggerSelectorSettled, guard: settlesWithNothingLeft, action: settleAndEnd, to: StateDiscarded, sets: progSettled},
+		{on: TriggerSelectorSettled, guard: settlesToWait, action: recordSelection, to: StatePending, sets: progSettled},
+		{on: TriggerSelectorSettled, guard: alreadySettled, to: StatePending},
+		{on: TriggerToolResultPoint, guard: remainderReady, action: deliverRefined, to: StateRefinedDelivered},
+		{on: TriggerToolResultPoint, guard: remainderNotReady, to: StatePending},
+		{on: TriggerTurnEnded, action: endTurn, to: StateDiscarded},
+		{on: TriggerAbort, action: abortPlan, to: StateDiscarded},
+		{on: TriggerReset, action: resetSession, to: StateDiscarded},
+		{on: TriggerShutdown, action: shutdownSession, to: StateDiscarded},
+	},
+	StateFastDelivered: {
+		{on: TriggerQueryStarted, action: replacePlan, to: StatePending},
+		{on: TriggerDeterministicPublished, to: StateFastDelivered},
+		{on: TriggerInitialPoint, to: StateFastDelivered},
+		{on: TriggerSelectorSettled, guard: settlesWithNothingLeft, action: settleAndEnd, to: StateDiscarded, sets: progSettled},
+		{on: TriggerSelectorSettled, guard: settlesToWait, action: recordSelection, to: StateFastDelivered, sets: progSettled},
+		{on: TriggerSelectorSettled, guard: alreadySettled, to: StateFastDelivered},
+		{on: TriggerToolResultPoint, guard: remainderReady, action: deliverRefined, to: StateRefinedDelivered},
+		{on: TriggerToolResultPoint, guard: remainderNotReady, to: StateFastDelivered},
+		{on: TriggerTurnEnded, action: endTurn, to: StateDiscarded},
+		{on: TriggerAbort, action: abortPlan, to: StateDiscarded},
+		{on: TriggerReset, action: resetSession, to: StateDiscarded},
+		{on: TriggerShutdown, action: shutdownSession, to: StateDiscarded},
+	},
+	StateRefinedDelivered: terminalRows(StateRefinedDelivered),
+	StateDiscarded:        terminalRows(StateDiscarded),
+}
+
+// terminalRows are the rows of an ended plan: a new query opens the next
+// plan, reset and shutdown act on the session, and the plan's own late
+// events are ignored.
+func terminalRows(st State) []row {
+	return []row{
+		{on: TriggerQueryStarted, action: openPlan, to: StatePending},
+		{on: TriggerReset, action: clearSurfaced, to: st},
+		{on: TriggerShutdown, action: closeSession, to: st},
+		{on: TriggerDeterministicPublished, to: st},
+		{on: TriggerSelectorSettled, to: st},
+		{on: TriggerInitialPoint, to: st},
+		{on: TriggerToolResultPoint, to: st},
+		{on: TriggerTurnEnded, to: st},
+		{on: TriggerAbort, to: st},
+	}
+}
+
+// edgeKind is how a row shows in stateless's terms.
 type edgeKind uint8
 
 const (
@@ -22,98 +110,59 @@ const (
 	edgeIgnore
 )
 
-// edge is one row of the transition table.
-type edge struct {
-	from    State
-	trigger Trigger
-	to      State // for edgeMove and edgeRestart
-	kind    edgeKind
-	guard   stateless.GuardFunc  // nil: unconditional
-	action  stateless.ActionFunc // for edgeInternal
+// kind says how row r of state from shows in the diagram.
+func (r *row) kind(from State) edgeKind {
+	switch {
+	case r.to != from:
+		return edgeMove
+	case r.on == TriggerQueryStarted:
+		return edgeRestart
+	case r.action == nil:
+		return edgeIgnore
+	}
+	return edgeInternal
 }
 
-// table returns the declared lifecycle: every state change Step makes is
-// one of these rows (a test fires it beside Step), and the diagrams are
-// drawn from it. Events dropped by Step's shared checks (shut-down
-// session, stale plan) never reach it. Rows of one state and trigger have
-// mutually exclusive guards.
-func table() []edge {
-	var t []edge
-	add := func(e edge) { t = append(t, e) }
-	// A new query replaces whatever plan there was.
-	add(edge{from: StateIdle, trigger: TriggerQueryStarted, to: StatePending})
-	add(edge{from: StatePending, trigger: TriggerQueryStarted, to: StatePending, kind: edgeRestart})
-	for _, st := range []State{StateFastDelivered, StateRefinedDelivered, StateDiscarded} {
-		add(edge{from: st, trigger: TriggerQueryStarted, to: StatePending})
-	}
-	// Session-wide triggers outside an open plan.
-	for _, st := range []State{StateIdle, StateRefinedDelivered, StateDiscarded} {
-		add(edge{from: st, trigger: TriggerReset, kind: edgeInternal, action: clearSurfaced})
-		add(edge{from: st, trigger: TriggerShutdown, kind: edgeInternal, action: closeSession})
-	}
-	// Open plans.
-	for _, st := range []State{StatePending, StateFastDelivered} {
-		if st == StatePending {
-			add(edge{from: st, trigger: TriggerDeterministicPublished, kind: edgeInternal, guard: firstRanking, action: recordRanking})
-			add(edge{from: st, trigger: TriggerDeterministicPublished, kind: edgeIgnore, guard: rankingAlreadyPublished})
-			add(edge{from: st, trigger: TriggerInitialPoint, to: StateRefinedDelivered, guard: settledWithRemainder})
-			add(edge{from: st, trigger: TriggerInitialPoint, to: StateDiscarded, guard: settledWithNothingLeft})
-			add(edge{from: st, trigger: TriggerInitialPoint, to: StateFastDelivered, guard: fastAvailable})
-			add(edge{from: st, trigger: TriggerInitialPoint, kind: edgeInternal, guard: noFastResult, action: passInitialPoint})
-			add(edge{from: st, trigger: TriggerInitialPoint, kind: edgeIgnore, guard: initialAlreadyPassed})
-		} else {
-			add(edge{from: st, trigger: TriggerDeterministicPublished, kind: edgeIgnore})
-			add(edge{from: st, trigger: TriggerInitialPoint, kind: edgeIgnore})
-		}
-		add(edge{from: st, trigger: TriggerSelectorSettled, to: StateDiscarded, guard: settlesWithNothingLeft})
-		add(edge{from: st, trigger: TriggerSelectorSettled, kind: edgeInternal, guard: settlesToWait, action: recordSelection})
-		add(edge{from: st, trigger: TriggerSelectorSettled, kind: edgeIgnore, guard: alreadySettled})
-		add(edge{from: st, trigger: TriggerToolResultPoint, to: StateRefinedDelivered, guard: remainderReady})
-		add(edge{from: st, trigger: TriggerToolResultPoint, kind: edgeIgnore, guard: remainderNotReady})
-		for _, tr := range []Trigger{TriggerTurnEnded, TriggerAbort, TriggerReset, TriggerShutdown} {
-			add(edge{from: st, trigger: tr, to: StateDiscarded})
-		}
-	}
-	// Terminal plans ignore their own late events.
-	for _, st := range []State{StateRefinedDelivered, StateDiscarded} {
-		for _, tr := range []Trigger{TriggerDeterministicPublished, TriggerSelectorSettled, TriggerInitialPoint, TriggerToolResultPoint, TriggerTurnEnded, TriggerAbort} {
-			add(edge{from: st, trigger: tr, kind: edgeIgnore})
-		}
-	}
-	return t
-}
+// appliedByStep is the stateless action of every internal row: the
+// machine is configured for its introspection and its diagram, and for
+// the test that fires it beside Step; the effect itself is the row's
+// action, which only Step runs.
+func appliedByStep(context.Context, ...any) error { return nil }
 
-// configure declares the table on sm.
+// configure declares the rows on sm.
 func configure(sm *stateless.StateMachine) {
-	for _, e := range table() {
-		var guards []stateless.GuardFunc
-		if e.guard != nil {
-			guards = append(guards, e.guard)
-		}
-		c := sm.Configure(e.from)
-		switch e.kind {
-		case edgeMove:
-			c.Permit(e.trigger, e.to, guards...)
-		case edgeRestart:
-			c.PermitReentry(e.trigger, guards...)
-		case edgeInternal:
-			c.InternalTransition(e.trigger, e.action, guards...)
-		case edgeIgnore:
-			c.Ignore(e.trigger, guards...)
+	for _, from := range States {
+		c := sm.Configure(from)
+		for i := range lifecycle[from] {
+			r := &lifecycle[from][i]
+			var guards []stateless.GuardFunc
+			if r.guard != nil {
+				guards = append(guards, r.guard)
+			}
+			switch r.kind(from) {
+			case edgeMove:
+				c.Permit(r.on, r.to, guards...)
+			case edgeRestart:
+				c.PermitReentry(r.on, guards...)
+			case edgeInternal:
+				c.InternalTransition(r.on, appliedByStep, guards...)
+			case edgeIgnore:
+				c.Ignore(r.on, guards...)
+			}
 		}
 	}
 }
 
-// newMachine returns the table as a stateless machine starting idle.
+// newMachine returns the rows as a stateless machine starting idle.
 func newMachine() *stateless.StateMachine {
 	sm := stateless.NewStateMachine(StateIdle)
 	configure(sm)
 	return sm
 }
 
-// newShadow returns the table as a stateless machine that reads its
-// state from state() and reports each state it is set to through set; the
-// table agreement test fires it beside Step.
+// newShadow returns the rows as a stateless machine that reads its state
+// from state() and reports each state it is set to through set; the table
+// test fires it beside Step.
 func newShadow(state func() State, set func(State)) *stateless.StateMachine {
 	sm := stateless.NewStateMachineWithExternalStorage(
 		func(context.Context) (stateless.State, error) { return state(), nil },

@@ -3,10 +3,10 @@ package fsm
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/memrecall/memrecall/telemetry"
 	"pgregory.net/rapid"
 )
 
@@ -46,10 +46,13 @@ func drawEvent(t *rapid.T, s *Session, now *time.Duration) Event {
 	}
 }
 
-// TestStepAgreesWithTable fires the declared stateless table beside Step
-// on random event sequences: every event Step applies must be permitted
-// by the table, land in the state the table names, and have the effect
-// the table's row names. Events Step drops must change nothing.
+// TestStepAgreesWithTable fires the stateless machine configured from
+// the rows beside Step on random event sequences. Before each step
+// exactly one row of the current state and trigger must have a guard that
+// holds (guards are exclusive and cover every case); Step must land in
+// that row's state with its progress added, act only when the row has an
+// action, and stateless, firing the same rows, must permit the event and
+// name the same state. Events Step drops must change nothing.
 func TestStepAgreesWithTable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := NewSession()
@@ -58,13 +61,21 @@ func TestStepAgreesWithTable(t *testing.T) {
 		shadow := newShadow(func() State { return s.cur.state }, func(st State) { dest, moved = st, true })
 		var now time.Duration
 		n := rapid.IntRange(1, 100).Draw(t, "events")
+		ctx := context.Background()
 		for range n {
 			ev := drawEvent(t, s, &now)
-			pre := s.cur.state
+			pre, preProgress, prePlan := s.cur.state, s.cur.progress, s.cur.id
 			preClosed := s.closed
 			in := &guardInput{s: s, ev: ev}
+			var match []*row
+			for i := range lifecycle[pre] {
+				r := &lifecycle[pre][i]
+				if r.on == ev.Trigger && (r.guard == nil || r.guard(ctx, in)) {
+					match = append(match, r)
+				}
+			}
 			moved = false
-			fireErr := shadow.FireCtx(context.Background(), ev.Trigger, in)
+			fireErr := shadow.FireCtx(ctx, ev.Trigger, in)
 			out := s.Step(ev)
 
 			if out.Dropped {
@@ -76,68 +87,64 @@ func TestStepAgreesWithTable(t *testing.T) {
 			if preClosed {
 				t.Fatalf("%v: applied after shutdown", ev)
 			}
-			if fireErr != nil {
-				t.Fatalf("%v in %v: Step applied an event the table does not permit: %v", ev, pre, fireErr)
+			if len(match) != 1 {
+				t.Fatalf("%v in %v: %d rows hold, want exactly one", ev, pre, len(match))
 			}
-			switch {
-			case moved:
-				if s.cur.state != dest {
-					t.Fatalf("%v in %v: Step went to %v, the table to %v", ev, pre, s.cur.state, dest)
-				}
-			case in.effect != "":
-				if s.cur.state != pre {
-					t.Fatalf("%v in %v: table row is internal (%s) but Step went to %v", ev, pre, in.effect, s.cur.state)
-				}
-				checkEffect(t, s, ev, out, in.effect)
-			default: // ignored
-				if s.cur.state != pre || !out.Deliver.Empty() || len(out.Telemetry) > 0 || out.Closed != 0 {
-					t.Fatalf("%v in %v: table ignores the event but Step acted: %+v", ev, pre, out)
-				}
+			r := match[0]
+			if fireErr != nil {
+				t.Fatalf("%v in %v: stateless refuses what Step applied: %v", ev, pre, fireErr)
+			}
+			if s.cur.state != r.to || out.State != r.to {
+				t.Fatalf("%v in %v: Step went to %v (output %v), the row to %v", ev, pre, s.cur.state, out.State, r.to)
+			}
+			if moved && dest != r.to {
+				t.Fatalf("%v in %v: stateless went to %v, the row to %v", ev, pre, dest, r.to)
+			}
+			if newPlan := s.cur.id != prePlan; !newPlan && s.cur.progress != preProgress|r.sets {
+				t.Fatalf("%v in %v: progress %b, want %b|%b", ev, pre, s.cur.progress, preProgress, r.sets)
+			}
+			if r.action == nil && (!out.Deliver.Empty() || len(out.Telemetry) > 0 || out.Closed != 0) {
+				t.Fatalf("%v in %v: the row ignores the event but Step acted: %+v", ev, pre, out)
 			}
 		}
 	})
 }
 
-// checkEffect verifies that Step had the effect an internal row names.
-func checkEffect(t *rapid.T, s *Session, ev Event, out Output, effect string) {
-	ok := true
-	switch effect {
-	case "recordRanking":
-		ok = s.cur.published && len(out.Telemetry) == 0
-	case "recordSelection":
-		ok = s.cur.settled && len(out.Telemetry) == 1 && out.Telemetry[0].Kind == telemetry.KindSelection
-	case "passInitialPoint":
-		ok = s.cur.initialPassed && out.Deliver.Empty()
-	case "clearSurfaced":
-		ok = len(s.surfaced) == 0
-	case "closeSession":
-		ok = s.closed
-	default:
-		ok = false
-	}
-	if !ok {
-		t.Fatalf("%v: Step did not %s: %+v", ev, effect, out)
-	}
-}
-
 // TestTableRowsAreNamed keeps the table readable as a diagram: guards
-// and actions are named functions (closures print as func1), and an
-// unguarded row is alone for its state and trigger. Overlapping guards
-// need no test of their own: stateless panics when two hold at once, and
-// the random firing above reaches them.
+// and actions are named functions (closures print as func1), an unguarded
+// row is alone for its state and trigger, every state has a row for every
+// trigger, and only a new plan may come back to pending from elsewhere.
 func TestTableRowsAreNamed(t *testing.T) {
-	seen := map[string]bool{}
-	for _, e := range table() {
-		key := fmt.Sprintf("%v/%v", e.from, e.trigger)
-		if e.guard == nil && seen[key] {
-			t.Errorf("%s: an unguarded row next to other rows", key)
+	for _, from := range States {
+		seen := map[Trigger]int{}
+		unguarded := map[Trigger]bool{}
+		for i := range lifecycle[from] {
+			r := &lifecycle[from][i]
+			key := fmt.Sprintf("%v/%v", from, r.on)
+			seen[r.on]++
+			if r.guard == nil {
+				unguarded[r.on] = true
+			}
+			if r.guard != nil && strings.HasPrefix(funcName(r.guard), "func") {
+				t.Errorf("%s: guard is a closure; name it", key)
+			}
+			if r.action != nil && strings.HasPrefix(funcName(r.action), "func") {
+				t.Errorf("%s: action is a closure; name it", key)
+			}
+			if r.to == StatePending && from != StatePending && r.on != TriggerQueryStarted {
+				t.Errorf("%s: only a new query opens a pending plan", key)
+			}
 		}
-		seen[key] = true
-		if e.guard != nil && funcName(e.guard) == "func1" {
-			t.Errorf("%s: guard is a closure; name it", key)
-		}
-		if e.kind == edgeInternal && e.action == nil {
-			t.Errorf("%s: internal row without an action", key)
+		for _, tr := range Triggers {
+			if from == StateIdle && !tr.sessionWide() {
+				continue // no plan yet: Step drops plan events as stale
+			}
+			if seen[tr] == 0 {
+				t.Errorf("%v/%v: no row", from, tr)
+			}
+			if unguarded[tr] && seen[tr] > 1 {
+				t.Errorf("%v/%v: an unguarded row next to other rows", from, tr)
+			}
 		}
 	}
 }
