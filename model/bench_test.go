@@ -49,11 +49,11 @@ func BenchmarkEncodeChatRequest(b *testing.B) {
 }
 
 func BenchmarkSettleScripted(b *testing.B) {
-	m, ids := fixture()
+	m, _ := fixture()
 	sel := Scripted{Answer: []string{"project/c.md", "project/a.md"}}
 	req := Request{Manifest: m}
 	b.ReportAllocs()
 	for b.Loop() {
-		Settle(context.Background(), sel, req, ids)
+		Settle(context.Background(), sel, req)
 	}
 }

@@ -37,29 +37,29 @@ func ExampleBuildManifest() {
 func ExampleSettle() {
 	docs := exampleDocs()
 	req := model.Request{Query: "how do I roll back?", Manifest: model.BuildManifest(docs)}
-	lexicalTop := []memory.ID{docs[0].ID}
 
 	// A valid answer is the model's choice.
-	out := model.Settle(context.Background(), model.Scripted{Answer: []string{"project/deploy.md"}}, req, lexicalTop)
+	out := model.Settle(context.Background(), model.Scripted{Answer: []string{"project/deploy.md"}}, req)
 	fmt.Println(out.Strategy, out.Docs)
 
 	// An empty answer selects nothing.
-	out = model.Settle(context.Background(), model.Scripted{Answer: []string{}}, req, lexicalTop)
+	out = model.Settle(context.Background(), model.Scripted{Answer: []string{}}, req)
 	fmt.Println(out.Strategy, out.Docs)
 
-	// An answer outside the manifest falls back to the lexical result; the
-	// kind is for telemetry, the error for debugging.
-	out = model.Settle(context.Background(), model.Scripted{Answer: []string{"/etc/passwd"}}, req, lexicalTop)
+	// An answer outside the manifest falls back to the caller's lexical
+	// ranking (heuristic, no documents of its own); the kind is for
+	// telemetry, the error for debugging.
+	out = model.Settle(context.Background(), model.Scripted{Answer: []string{"/etc/passwd"}}, req)
 	fmt.Println(out.Strategy, out.Docs, out.ErrKind, errors.Is(out.Err, model.ErrUnknownDocument))
 
 	// No selector configured: deterministic only.
-	out = model.Settle(context.Background(), nil, req, lexicalTop)
+	out = model.Settle(context.Background(), nil, req)
 	fmt.Println(out.Strategy, out.Docs)
 	// Output:
 	// model [/home/alice/.qwen/projects/repo/memory/deploy.md]
 	// none []
-	// heuristic [/home/alice/.qwen/projects/repo/memory/deploy.md] unknown_document true
-	// heuristic [/home/alice/.qwen/projects/repo/memory/deploy.md]
+	// heuristic [] unknown_document true
+	// heuristic []
 }
 
 func ExampleOpenAI() {
@@ -82,7 +82,7 @@ func ExampleOpenAI() {
 	}
 	docs := exampleDocs()
 	req := model.Request{Query: "write tests for the parser", Manifest: model.BuildManifest(docs)}
-	out := model.Settle(context.Background(), sel, req, []memory.ID{docs[0].ID})
+	out := model.Settle(context.Background(), sel, req)
 	fmt.Println(out.Strategy, out.Docs)
 	// Output:
 	// model [/home/alice/.qwen/memories/style.md]

@@ -173,9 +173,8 @@ func TestOpenAIRequestBody(t *testing.T) {
 
 func TestOpenAIThroughSettle(t *testing.T) {
 	m, ids := fixture()
-	top5 := ids[:5]
 	fallback := func(kind ErrorKind, err error) Outcome {
-		return Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: kind, Err: err}
+		return Outcome{Strategy: StrategyHeuristic, ErrKind: kind, Err: err}
 	}
 	const limit = 2048
 	padded := func(n int) string { // a valid completion padded to n bytes
@@ -220,7 +219,7 @@ func TestOpenAIThroughSettle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, hits := serve(t, tt.reply)
-			got := Settle(context.Background(), testSelector(srv, limit), Request{Query: "q", Manifest: m}, ids)
+			got := Settle(context.Background(), testSelector(srv, limit), Request{Query: "q", Manifest: m})
 			checkOutcome(t, got, tt.want)
 			if hits.Load() != 1 {
 				t.Errorf("%d requests, want 1", hits.Load())
@@ -249,11 +248,11 @@ func TestOpenAIStatusError(t *testing.T) {
 }
 
 func TestOpenAIRequestTooLarge(t *testing.T) {
-	m, ids := fixture()
+	m, _ := fixture()
 	srv, hits := serve(t, reply{200, completion(`{"selected_memories":[]}`)})
 	sel := mustOpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), MaxRequestBytes: 1024})
-	got := Settle(context.Background(), sel, Request{Query: "q", Manifest: m}, ids)
-	checkOutcome(t, got, Outcome{Strategy: StrategyHeuristic, Docs: ids[:5], ErrKind: ErrorRequestTooLarge, Err: ErrRequestTooLarge})
+	got := Settle(context.Background(), sel, Request{Query: "q", Manifest: m})
+	checkOutcome(t, got, Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorRequestTooLarge, Err: ErrRequestTooLarge})
 	if hits.Load() != 0 {
 		t.Errorf("an oversized request was sent")
 	}
@@ -341,7 +340,7 @@ func hangingServer(t *testing.T, partial bool) (*httptest.Server, <-chan struct{
 // TestOpenAICancelledMidRequest cancels the caller's context once the server
 // holds the request; the server never answers.
 func TestOpenAICancelledMidRequest(t *testing.T) {
-	m, ids := fixture()
+	m, _ := fixture()
 	for _, partial := range []bool{false, true} {
 		t.Run(fmt.Sprintf("partial body %v", partial), func(t *testing.T) {
 			srv, arrived := hangingServer(t, partial)
@@ -349,7 +348,7 @@ func TestOpenAICancelledMidRequest(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go func() { <-arrived; cancel() }()
-			got := Settle(ctx, testSelector(srv, 0), Request{Manifest: m}, ids)
+			got := Settle(ctx, testSelector(srv, 0), Request{Manifest: m})
 			checkOutcome(t, got, Outcome{Cancelled: true})
 
 			// The adapter alone reports the cancellation, reachable with

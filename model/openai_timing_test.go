@@ -86,7 +86,7 @@ func pipeServer(handler http.HandlerFunc) (Selector, func()) {
 func TestOpenAISlowAndHanging(t *testing.T) {
 	m, ids := fixture()
 	answer := completion(`{"selected_memories":["project/e.md"]}`)
-	timeout := Outcome{Strategy: StrategyHeuristic, Docs: ids[:5], ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}
+	timeout := Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}
 	tests := []struct {
 		name         string
 		delay        time.Duration // before the headers
@@ -124,7 +124,7 @@ func TestOpenAISlowAndHanging(t *testing.T) {
 					io.WriteString(w, answer)
 				})
 				defer stop()
-				got := Settle(t.Context(), sel, Request{Query: "q", Manifest: m}, ids)
+				got := Settle(t.Context(), sel, Request{Query: "q", Manifest: m})
 				checkOutcome(t, got, tt.want)
 				if got.Duration != tt.wantDuration {
 					t.Errorf("Duration = %v, want %v (fake clock)", got.Duration, tt.wantDuration)

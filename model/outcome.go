@@ -10,8 +10,9 @@ import (
 type Outcome struct {
 	// Strategy says where Docs came from.
 	Strategy Strategy
-	// Docs are the selected documents in answer order: the model's valid
-	// answer, or the fallback cut to the limit. Empty for StrategyNone.
+	// Docs are the model's valid answer, in answer order; empty unless
+	// Strategy is StrategyModel (for StrategyHeuristic the caller uses its
+	// lexical ranking).
 	Docs []memory.ID
 	// Duration is the time spent in Settle, selector call included.
 	Duration time.Duration

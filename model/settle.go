@@ -13,14 +13,14 @@ import (
 //
 //   - caller's ctx ends (before or during the call) → Cancelled, nothing
 //     selected, StrategyNone, whatever the selector returned;
-//   - sel is nil (deterministic-only host) → StrategyHeuristic with the
-//     fallback, ErrKind ErrorNone, no call;
+//   - sel is nil (deterministic-only host) → StrategyHeuristic, ErrKind
+//     ErrorNone, no call;
 //   - the manifest is empty → StrategyNone, no call (no answer could be
-//     valid, and the fallback is a subset of the same candidates);
-//   - an error, a panic or the ceiling → StrategyHeuristic with the fallback
-//     cut to the limit, ErrKind and Err set;
+//     valid, and the lexical ranking holds the same candidates);
+//   - an error, a panic or the ceiling → StrategyHeuristic, ErrKind and
+//     Err set;
 //   - an answer with more than the limit, a key outside the manifest or a
-//     repeated key → the same fallback, with ErrTooMany, ErrUnknownDocument
+//     repeated key → StrategyHeuristic with ErrTooMany, ErrUnknownDocument
 //     or ErrDuplicate;
 //   - an empty answer → StrategyNone, nothing selected;
 //   - otherwise StrategyModel with the answer's IDs in answer order.
@@ -28,26 +28,25 @@ import (
 // The selector sees req with Limit set to the effective limit. Settle
 // returns by the ceiling even if sel ignores its context: the call runs on
 // its own goroutine, which is left to finish on its own in that case.
-// fallback is copied, never retained.
-func Settle(ctx context.Context, sel Selector, req Request, fallback []memory.ID) Outcome {
+//
+// StrategyHeuristic carries no documents: the caller falls back to its own
+// lexical ranking. In memrecall the fsm does, with the top MaxRelevantDocs
+// of the ranking it already holds (spec §4.5), so the fallback is computed
+// in one place.
+func Settle(ctx context.Context, sel Selector, req Request) Outcome {
 	start := time.Now()
-	out := settle(ctx, sel, req, fallback)
+	out := settle(ctx, sel, req)
 	out.Duration = time.Since(start)
 	return out
 }
 
-func settle(parent context.Context, sel Selector, req Request, fallback []memory.ID) Outcome {
+func settle(parent context.Context, sel Selector, req Request) Outcome {
 	if parent.Err() != nil {
 		return Outcome{Cancelled: true}
 	}
 	req.Limit = req.EffectiveLimit()
 	heuristic := func(err error, kind ErrorKind) Outcome {
-		n := min(len(fallback), req.Limit)
-		var docs []memory.ID
-		if n > 0 {
-			docs = append(make([]memory.ID, 0, n), fallback[:n]...)
-		}
-		return Outcome{Strategy: StrategyHeuristic, Docs: docs, ErrKind: kind, Err: err}
+		return Outcome{Strategy: StrategyHeuristic, ErrKind: kind, Err: err}
 	}
 	if sel == nil {
 		return heuristic(nil, ErrorNone)

@@ -29,7 +29,6 @@ func fixture() (*Manifest, []memory.ID) {
 
 func TestSettle(t *testing.T) {
 	m, ids := fixture()
-	top5 := ids[:5]
 	statusErr := &StatusError{StatusCode: 503}
 	tests := []struct {
 		name     string
@@ -45,31 +44,31 @@ func TestSettle(t *testing.T) {
 		{"nil answer selects nothing", Scripted{}, m, 0, Outcome{Strategy: StrategyNone}},
 		{"empty answer selects nothing", Scripted{Answer: []string{}}, m, 0, Outcome{Strategy: StrategyNone}},
 		{"too many", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/c.md", "project/d.md", "project/e.md", "project/f.md"}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorTooMany, Err: ErrTooMany}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
 		{"too many for a custom limit; fallback cut to it", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/c.md"}}, m, 2,
-			Outcome{Strategy: StrategyHeuristic, Docs: ids[:2], ErrKind: ErrorTooMany, Err: ErrTooMany}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
 		{"unknown key", Scripted{Answer: []string{"project/a.md", "project/zzz.md"}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
 		{"absolute ID is not a manifest key", Scripted{Answer: []string{string(ids[0])}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
 		{"duplicate", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/a.md"}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorDuplicate, Err: ErrDuplicate}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorDuplicate, Err: ErrDuplicate}},
 		{"malformed", Scripted{Err: fmt.Errorf("%w: bad", ErrMalformed)}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorMalformed, Err: ErrMalformed}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorMalformed, Err: ErrMalformed}},
 		{"http status", Scripted{Err: statusErr}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorHTTPStatus, Err: ErrStatus}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorHTTPStatus, Err: ErrStatus}},
 		{"unclassified error", Scripted{Err: errors.New("host selector broke")}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorOther}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorOther}},
 		{"panic is recovered", SelectorFunc(func(context.Context, Request) ([]string, error) { panic("boom") }), m, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: top5, ErrKind: ErrorPanic, Err: ErrPanic}},
-		{"nil selector: deterministic only", nil, m, 0, Outcome{Strategy: StrategyHeuristic, Docs: top5}},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorPanic, Err: ErrPanic}},
+		{"nil selector: deterministic only", nil, m, 0, Outcome{Strategy: StrategyHeuristic}},
 		{"empty manifest: nothing to choose from", Scripted{Answer: []string{"project/a.md"}}, BuildManifest(nil), 0,
 			Outcome{Strategy: StrategyNone}},
 		{"nil manifest", Scripted{Answer: []string{"project/a.md"}}, nil, 0, Outcome{Strategy: StrategyNone}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Settle(context.Background(), tt.sel, Request{Query: "q", Manifest: tt.manifest, Limit: tt.limit}, ids)
+			got := Settle(context.Background(), tt.sel, Request{Query: "q", Manifest: tt.manifest, Limit: tt.limit})
 			checkOutcome(t, got, tt.want)
 			if tt.want.Err == nil && tt.want.ErrKind == ErrorNone && got.Err != nil {
 				t.Errorf("Err = %v, want nil", got.Err)
@@ -94,36 +93,37 @@ func checkOutcome(t *testing.T, got, want Outcome) {
 }
 
 func TestSettleDoesNotCallNeedlessly(t *testing.T) {
-	m, ids := fixture()
+	m, _ := fixture()
 	calls := 0
 	counting := SelectorFunc(func(context.Context, Request) ([]string, error) { calls++; return nil, nil })
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got := Settle(ctx, counting, Request{Manifest: m}, ids); !got.Cancelled || got.Strategy != StrategyNone || got.Docs != nil {
+	if got := Settle(ctx, counting, Request{Manifest: m}); !got.Cancelled || got.Strategy != StrategyNone || got.Docs != nil {
 		t.Errorf("cancelled before the call: %+v", got)
 	}
-	Settle(context.Background(), counting, Request{Manifest: BuildManifest(nil)}, ids)
+	Settle(context.Background(), counting, Request{Manifest: BuildManifest(nil)})
 	if calls != 0 {
 		t.Errorf("selector called %d times, want 0", calls)
 	}
 }
 
-func TestSettlePassesEffectiveLimitAndCopiesFallback(t *testing.T) {
-	m, ids := fixture()
+// TestSettlePassesEffectiveLimit: the selector sees the request with the
+// effective limit; a failure selects nothing itself (the caller's lexical
+// ranking stands in).
+func TestSettlePassesEffectiveLimit(t *testing.T) {
+	m, _ := fixture()
 	var seen Request
 	sel := SelectorFunc(func(_ context.Context, req Request) ([]string, error) {
 		seen = req
 		return nil, errors.New("fail")
 	})
-	fallback := append([]memory.ID(nil), ids...)
-	got := Settle(context.Background(), sel, Request{Query: "deploy", Manifest: m, RecentTools: []string{"Bash"}}, fallback)
+	got := Settle(context.Background(), sel, Request{Query: "deploy", Manifest: m, RecentTools: []string{"Bash"}})
 	if seen.Limit != DefaultLimit || seen.Query != "deploy" || seen.Manifest != m || len(seen.RecentTools) != 1 {
 		t.Errorf("selector saw %+v", seen)
 	}
-	got.Docs[0] = "mutated"
-	if fallback[0] != ids[0] {
-		t.Error("Outcome.Docs aliases the fallback")
+	if got.Strategy != StrategyHeuristic || got.Docs != nil || got.ErrKind != ErrorOther {
+		t.Errorf("a failed call settled as %+v, want heuristic with no documents", got)
 	}
 }
 
@@ -140,9 +140,9 @@ func TestSettleTiming(t *testing.T) {
 		{"answer just inside the ceiling", Delayed{Inner: answer, Delay: SelectorTimeout - time.Millisecond}, 0,
 			Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[1]}}, SelectorTimeout - time.Millisecond},
 		{"answer after the ceiling", Delayed{Inner: answer, Delay: SelectorTimeout + time.Second}, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: ids[:5], ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
 		{"selector ignoring its context is abandoned at the ceiling", nil, 0,
-			Outcome{Strategy: StrategyHeuristic, Docs: ids[:5], ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
+			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
 		{"caller cancels mid-call", Delayed{Inner: answer, Delay: 10 * time.Second}, time.Second,
 			Outcome{Cancelled: true}, time.Second},
 		{"caller cancels while a context-ignoring selector runs", nil, 2 * time.Second,
@@ -165,7 +165,7 @@ func TestSettleTiming(t *testing.T) {
 				if tt.cancelAfter > 0 {
 					time.AfterFunc(tt.cancelAfter, cancel)
 				}
-				got := Settle(ctx, sel, Request{Manifest: m}, ids)
+				got := Settle(ctx, sel, Request{Manifest: m})
 				checkOutcome(t, got, tt.want)
 				if got.Duration != tt.wantDuration {
 					t.Errorf("Duration = %v, want %v (fake clock)", got.Duration, tt.wantDuration)

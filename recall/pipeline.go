@@ -138,14 +138,10 @@ func (e *Engine) run(p *Plan) {
 	}
 
 	manifest := model.BuildManifest(cands)
-	fallback := make([]memory.ID, 0, fsm.MaxRelevantDocs)
-	for _, d := range matches[:min(len(matches), fsm.MaxRelevantDocs)] {
-		fallback = append(fallback, d.ID)
-	}
 	out := e.settle(e.selectorCtx(p), model.Request{
 		Query: p.q.Text, Manifest: manifest, RecentTools: p.q.RecentTools,
 		Limit: fsm.MaxRelevantDocs,
-	}, fallback)
+	})
 	if out.Cancelled {
 		return // the plan ended; whatever ended it was recorded then
 	}
@@ -207,7 +203,7 @@ func (p *Plan) unsurfaced(kept []*memory.Document, ranked []score.Match) ([]*mem
 // The call is counted before Settle starts it (run's own count is held, so
 // the Add is safe against a concurrent Wait), and uncounted exactly once:
 // by the call when it returns, or here if Settle never made it.
-func (e *Engine) settle(ctx context.Context, req model.Request, fallback []memory.ID) model.Outcome {
+func (e *Engine) settle(ctx context.Context, req model.Request) model.Outcome {
 	const (
 		notStarted = iota
 		started
@@ -222,7 +218,7 @@ func (e *Engine) settle(ctx context.Context, req model.Request, fallback []memor
 		defer e.wg.Done()
 		return e.selector.Select(ctx, req)
 	})
-	out := model.Settle(ctx, counted, req, fallback)
+	out := model.Settle(ctx, counted, req)
 	if state.CompareAndSwap(notStarted, abandoned) {
 		e.wg.Done()
 	}

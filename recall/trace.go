@@ -27,7 +27,9 @@ type Trace struct {
 	// selector (zero when no selector ran).
 	ManifestDocs, ManifestBytes int
 	// Strategy, Selected and ErrKind are the selector's outcome; Err is
-	// its raw error, for debugging only.
+	// its raw error, for debugging only. Selected is the model's valid
+	// answer; under StrategyHeuristic it is empty and the plan falls back
+	// to the top five of Ranked (the fsm applies the fallback).
 	Strategy model.Strategy
 	Selected []memory.ID
 	ErrKind  model.ErrorKind

@@ -189,7 +189,11 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	if selName == "" {
 		fmt.Fprintf(w, "Selector: none configured (set %s and %s): deterministic only, the lexical top five\n", envBaseURL, envModel)
 	} else {
-		fmt.Fprintf(w, "Selector: %s → strategy %s, chose %d", selName, tr.Strategy, len(tr.Selected))
+		if tr.Strategy == model.StrategyHeuristic {
+			fmt.Fprintf(w, "Selector: %s → strategy %s, the lexical top five", selName, tr.Strategy)
+		} else {
+			fmt.Fprintf(w, "Selector: %s → strategy %s, chose %d", selName, tr.Strategy, len(tr.Selected))
+		}
 		if tr.ErrKind != model.ErrorNone {
 			fmt.Fprintf(w, " (fallback after %s: %v)", tr.ErrKind, tr.Err)
 		}
