@@ -3,14 +3,13 @@ package recall
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/gentree"
 	"github.com/memrecall/memrecall/internal/readfloor"
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
@@ -23,11 +22,12 @@ import (
 // TestMain removes them.
 type benchTrees struct {
 	mu      sync.Mutex
-	roots   map[int]string
-	written map[int]time.Time // when each tree's last file was written
+	roots   map[treeKey]string
+	bytes   map[treeKey]int64     // the bytes of each tree's files
+	written map[treeKey]time.Time // when each tree's last file was written
 }
 
-var trees = &benchTrees{roots: map[int]string{}, written: map[int]time.Time{}}
+var trees = &benchTrees{roots: map[treeKey]string{}, bytes: map[treeKey]int64{}, written: map[treeKey]time.Time{}}
 
 // racyWindow is memory's racy window (2 s, memory.defaultRacyWindow) with
 // a margin: a file whose change time is that recent when a scan reads it
@@ -39,9 +39,12 @@ const racyWindow = 2100 * time.Millisecond
 // times cannot be set back, so without the wait a warm engine would
 // re-read every file on every query — what no real memory tree, written
 // seconds to months earlier, makes it do. Benchmark setup only.
-func (bt *benchTrees) settle(n int) {
+func (bt *benchTrees) settle(n int) { bt.settleIn(gentree.English, n) }
+
+// settleIn is settle for the tree of lang.
+func (bt *benchTrees) settleIn(lang gentree.Lang, n int) {
 	bt.mu.Lock()
-	written := bt.written[n]
+	written := bt.written[treeKey{lang, n}]
 	bt.mu.Unlock()
 	if d := time.Until(written.Add(racyWindow)); d > 0 {
 		time.Sleep(d)
@@ -53,78 +56,58 @@ func TestMain(m *testing.M) {
 	for _, r := range trees.roots {
 		os.RemoveAll(r)
 	}
+	for _, d := range snapDirs {
+		os.RemoveAll(d)
+	}
 	os.Exit(code)
 }
 
-// benchWords is the vocabulary of generated topics: 2,000 pseudo-words, so
-// an 8-word query matches a realistic few percent of a large tree.
-func benchWords() []string {
-	r := rand.New(rand.NewPCG(7, 7))
-	const letters = "abcdefghijklmnopqrstuvwxyz"
-	words := make([]string, 2000)
-	for i := range words {
-		var b strings.Builder
-		for range 4 + r.IntN(6) {
-			b.WriteByte(letters[r.IntN(len(letters))])
-		}
-		words[i] = b.String()
-	}
-	return words
+// treeKey names a generated tree.
+type treeKey struct {
+	lang gentree.Lang
+	n    int
 }
 
-// tree returns the root of a generated tree of n topics (90 % project,
-// 10 % user, in directories of 100), each with a title, a description and
-// a body of about 150 words.
+// tree returns the roots of the generated English tree of n topics.
 func (bt *benchTrees) tree(b *testing.B, n int) (project, user string) {
+	return bt.treeIn(b, gentree.English, n)
+}
+
+// treeIn returns the roots of a generated tree of n topics in lang (90 %
+// project, 10 % user, in directories of 100), each with a title, a
+// description and a body of about 150 words (internal/gentree; the
+// English tree is the one these benchmarks always used).
+func (bt *benchTrees) treeIn(b *testing.B, lang gentree.Lang, n int) (project, user string) {
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
-	if root, ok := bt.roots[n]; ok {
+	k := treeKey{lang, n}
+	if root, ok := bt.roots[k]; ok {
 		return filepath.Join(root, "project"), filepath.Join(root, "user")
 	}
-	root, err := os.MkdirTemp("", fmt.Sprintf("recall-bench-%d-", n))
+	root, err := os.MkdirTemp("", fmt.Sprintf("recall-bench-%s-%d-", lang, n))
 	if err != nil {
 		b.Fatal(err)
 	}
-	bt.roots[n] = root
-	words := benchWords()
-	r := rand.New(rand.NewPCG(uint64(n), 1))
-	pick := func(k int) string {
-		out := make([]string, k)
-		for i := range out {
-			out[i] = words[r.IntN(len(words))]
-		}
-		return strings.Join(out, " ")
+	bt.roots[k] = root
+	project, user, bytes, err := gentree.Write(root, lang, n)
+	if err != nil {
+		b.Fatal(err)
 	}
-	types := []string{"user", "feedback", "project", "reference"}
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range n {
-		scope := "project"
-		if i%10 == 9 {
-			scope = "user"
-		}
-		dir := filepath.Join(root, scope, fmt.Sprintf("d%03d", i/100))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		text := fmt.Sprintf("---\ntype: %s\nname: %s\ndescription: %s\n---\n%s\n",
-			types[i%4], pick(4), pick(12), pick(150))
-		path := filepath.Join(dir, fmt.Sprintf("t%05d.md", i))
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		mod := base.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(path, mod, mod); err != nil {
-			b.Fatal(err)
-		}
-	}
-	bt.written[n] = time.Now()
-	return filepath.Join(root, "project"), filepath.Join(root, "user")
+	bt.bytes[k] = bytes
+	bt.written[k] = time.Now()
+	return project, user
 }
 
 // benchQuery is an 8-word query over the generated vocabulary.
-func benchQuery() Query {
-	w := benchWords()
-	return Query{Text: strings.Join([]string{w[3], w[50], w[120], w[400], w[777], w[1000], w[1500], w[1999]}, " ")}
+func benchQuery() Query { return benchQueryIn(gentree.English) }
+
+// benchQueryIn is the 8-word query of lang's vocabulary.
+func benchQueryIn(lang gentree.Lang) Query {
+	g, err := gentree.New(lang)
+	if err != nil {
+		panic(err)
+	}
+	return Query{Text: g.Query()}
 }
 
 // queryToFast runs one query to its fast result: Query, the deterministic
@@ -231,10 +214,24 @@ var waitSelector = model.SelectorFunc(func(ctx context.Context, _ model.Request)
 // the tree (Query to the scan's result) and rank-ms the rest up to the
 // published result (ranking, candidates), both from the plan's Trace.
 func BenchmarkColdVsFloor(b *testing.B) {
-	q := benchQuery()
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("topics=%d", n), func(b *testing.B) {
-			project, user := trees.tree(b, n)
+		for _, lang := range benchLangs {
+			b.Run(fmt.Sprintf("topics=%d/lang=%s", n, lang), func(b *testing.B) {
+				coldVsFloor(b, lang, n)
+			})
+		}
+	}
+}
+
+// benchLangs are the scripts of the cold benchmarks' trees.
+var benchLangs = []gentree.Lang{gentree.English, gentree.Chinese, gentree.Japanese, gentree.Mixed}
+
+// coldVsFloor is one tree of BenchmarkColdVsFloor.
+func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
+	q := benchQueryIn(lang)
+	{
+		{
+			project, user := trees.treeIn(b, lang, n)
 			workers := scanWorkers(b, project, user)
 			b.ReportAllocs()
 			var floor, cold, scan, publish time.Duration
@@ -269,7 +266,7 @@ func BenchmarkColdVsFloor(b *testing.B) {
 			b.ReportMetric(ms(scan), "scan-ms")
 			b.ReportMetric(ms(publish-scan), "rank-ms")
 			b.ReportMetric(float64(cold)/float64(floor), "x-floor")
-		})
+		}
 	}
 }
 

@@ -1,0 +1,145 @@
+package recall
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memrecall/memrecall/internal/readfloor"
+	"github.com/memrecall/memrecall/telemetry"
+)
+
+// snapDirs are the snapshot directories the benchmarks made; TestMain
+// removes them. Benchmarks never use the real cache directory.
+var snapDirs []string
+
+// BenchmarkSnapshotVsStatFloor is issue 12's snapshot target: a fresh
+// engine (new catalog, new index, as in a new process) with a snapshot of
+// the unchanged tree, Query → fast result, against the walk-and-stat floor
+// (list the roots, stat every file, the scan's worker count) measured in
+// the same iteration. x-statfloor is the ratio of the sums; the goal is at
+// most 1.5. The snapshot is written once before the timed loop, after the
+// tree has settled (files inside memory's racy window are never
+// persisted).
+func BenchmarkSnapshotVsStatFloor(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		for _, lang := range benchLangs {
+			b.Run(fmt.Sprintf("topics=%d/lang=%s", n, lang), func(b *testing.B) {
+				project, user := trees.treeIn(b, lang, n)
+				trees.settleIn(lang, n)
+				workers := scanWorkers(b, project, user)
+				dir, err := os.MkdirTemp("", "recall-bench-snap-")
+				if err != nil {
+					b.Fatal(err)
+				}
+				snapDirs = append(snapDirs, dir)
+				opts := Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir}
+				q := benchQueryIn(lang)
+				e := New(opts)
+				p := e.Query(context.Background(), q)
+				<-p.published
+				p.End()
+				e.Shutdown()
+				if st := e.SnapshotStats(); st.Written != 1 {
+					b.Fatalf("snapshot not written: %+v", st)
+				}
+				b.ReportAllocs()
+				var floor, fresh time.Duration
+				for b.Loop() {
+					t0 := time.Now()
+					if got := readfloor.Stat([]string{project, user}, workers); got != n {
+						b.Fatalf("floor stated %d files, want %d", got, n)
+					}
+					t1 := time.Now()
+					e := New(opts)
+					p := e.Query(context.Background(), q)
+					<-p.published
+					inj := p.Initial(context.Background())
+					t2 := time.Now()
+					if inj.Phase != telemetry.PhaseFast || len(inj.Docs) == 0 {
+						b.Fatalf("fresh query: phase %v, %d docs", inj.Phase, len(inj.Docs))
+					}
+					e.Shutdown()
+					if st := e.SnapshotStats(); st.Loaded != n || st.Written != 0 {
+						b.Fatalf("snapshot: %+v, want %d loaded and nothing written", st, n)
+					}
+					floor += t1.Sub(t0)
+					fresh += t2.Sub(t1)
+				}
+				ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1000 }
+				b.ReportMetric(ms(floor), "statfloor-ms")
+				b.ReportMetric(ms(fresh), "fresh-ms")
+				b.ReportMetric(float64(fresh)/float64(floor), "x-statfloor")
+			})
+		}
+	}
+}
+
+// BenchmarkEngineMemory reports what a daemon-sized engine holds once its
+// warm-up has indexed the tree: heap per topic (live heap after a GC, over
+// the heap before the engine) and the process's resident memory against
+// the tree's bytes (issue 12's goal: RSS at most 4× the tree at 10,000
+// topics). The RSS is the whole benchmark process's, so run this
+// benchmark alone for that figure.
+func BenchmarkEngineMemory(b *testing.B) {
+	for _, lang := range benchLangs {
+		b.Run(fmt.Sprintf("topics=10000/lang=%s", lang), func(b *testing.B) {
+			const n = 10000
+			project, user := trees.treeIn(b, lang, n)
+			trees.settleIn(lang, n)
+			var heap, rss float64
+			for b.Loop() {
+				b.StopTimer()
+				runtime.GC()
+				debug.FreeOSMemory()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				b.StartTimer()
+				e := New(Options{ProjectDir: project, UserDir: user})
+				<-e.warmed
+				b.StopTimer()
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				heap = float64(after.HeapAlloc) - float64(before.HeapAlloc)
+				rss = residentBytes(b)
+				runtime.KeepAlive(e)
+				e.Shutdown()
+				b.StartTimer()
+			}
+			bytes := float64(trees.bytes[treeKey{lang, n}])
+			b.ReportMetric(heap/n, "heap-B/topic")
+			b.ReportMetric(rss/1e6, "rss-MB")
+			b.ReportMetric(bytes/1e6, "tree-MB")
+			b.ReportMetric(rss/bytes, "x-tree")
+		})
+	}
+}
+
+// residentBytes reads the process's resident set size (Linux); 0
+// elsewhere.
+func residentBytes(b *testing.B) float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return float64(kb) * 1024
+		}
+	}
+	return 0
+}
