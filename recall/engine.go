@@ -27,7 +27,9 @@ type Engine struct {
 	selector model.Selector
 	sink     telemetry.Sink
 	clock    func() time.Time
-	faults   fault
+	// budget is the byte budget of one injected text.
+	budget int
+	faults fault
 	// beforeScan, when set by a test, runs at the start of each plan's
 	// pipeline: it models a slow scan under synctest's fake clock.
 	beforeScan func()
@@ -65,10 +67,14 @@ func newEngine(opts Options, faults fault) *Engine {
 		clock = time.Now
 	}
 	life, stop := context.WithCancel(context.Background())
-	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir}
+	corpus := opts.Corpus
+	if corpus == nil {
+		corpus = NewCorpus(opts)
+	}
 	e := &Engine{
-		cat:      memory.NewCatalog(roots, catalogOptions(opts, roots)...),
-		index:    score.NewIndex(),
+		cat:      corpus.cat,
+		index:    corpus.index,
+		budget:   promptBudget(opts.MaxPromptBytes),
 		selector: opts.Selector,
 		sink:     opts.Sink,
 		clock:    clock,

@@ -48,7 +48,7 @@ func (f fault) render(docs []*memory.Document, p *Plan, refined bool, now time.T
 		limit++
 	}
 	docs = docs[:min(len(docs), limit)]
-	return docs, renderBlocks(docs, now)
+	return docs, renderBlocks(docs, now, MaxPromptBytes)
 }
 
 // mutateDocs changes the documents of a delivery before rendering.

@@ -29,7 +29,24 @@ const (
 	// dropped, so the documents counted as delivered are exactly the ones
 	// shown. See docs/decisions/0601-injected-text.md.
 	MaxPromptBytes = 16 << 10
+	// MinPromptBytes is the least budget Options.MaxPromptBytes can set:
+	// the smallest form of five blocks (title and path cut to their
+	// bounds, four bytes a rune, no description or body) and the heading
+	// fit in it, so a smaller host budget still shows every document it
+	// counts as delivered.
+	MinPromptBytes = 7000
 )
+
+// promptBudget clamps a host's byte budget to [MinPromptBytes, MaxPromptBytes].
+func promptBudget(n int) int {
+	switch {
+	case n <= 0 || n > MaxPromptBytes:
+		return MaxPromptBytes
+	case n < MinPromptBytes:
+		return MinPromptBytes
+	}
+	return n
+}
 
 // Field bounds for the injected text. A title or description is one
 // frontmatter line and may be arbitrarily long; cutting them keeps the
@@ -53,13 +70,19 @@ const (
 // when the full blocks do not fit, the largest bodies (then descriptions)
 // are shortened to equal shares of the budget, each with a visible note.
 func renderInjection(docs []*memory.Document, now time.Time) string {
-	return renderBlocks(docs[:min(len(docs), MaxPromptDocs)], now)
+	return renderWithin(docs, now, MaxPromptBytes)
 }
 
-// renderBlocks renders every document it is given; renderInjection is the
-// capped form every delivery uses (the engine's mutation test alone calls
-// this directly, to break the cap).
-func renderBlocks(docs []*memory.Document, now time.Time) string {
+// renderWithin is renderInjection within a host's byte budget
+// (Options.MaxPromptBytes, already clamped by promptBudget).
+func renderWithin(docs []*memory.Document, now time.Time, budget int) string {
+	return renderBlocks(docs[:min(len(docs), MaxPromptDocs)], now, budget)
+}
+
+// renderBlocks renders every document it is given within budget bytes;
+// renderWithin is the capped form every delivery uses (the engine's
+// mutation test alone calls this directly, to break the cap).
+func renderBlocks(docs []*memory.Document, now time.Time, budget int) string {
 	if len(docs) == 0 {
 		return ""
 	}
@@ -70,11 +93,11 @@ func renderBlocks(docs []*memory.Document, now time.Time) string {
 		blocks[i] = renderBlock(i+1, d, now, maxDescRunes, memory.BodyWindow, false)
 		total += len(blocks[i])
 	}
-	if total > MaxPromptBytes {
-		fitBlocks(blocks, docs, now, MaxPromptBytes-len(head))
+	if total > budget {
+		fitBlocks(blocks, docs, now, budget-len(head))
 	}
 	var b strings.Builder
-	b.Grow(MaxPromptBytes)
+	b.Grow(min(total, budget))
 	b.WriteString(head)
 	for _, s := range blocks {
 		b.WriteString(s)

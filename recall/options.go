@@ -26,6 +26,19 @@ type Options struct {
 	// arrive in the order the lifecycle produced them: it must be quick
 	// and must not call back into the engine.
 	Sink telemetry.Sink
+	// Corpus, when set, is the parsed and indexed memory this engine reads
+	// instead of its own: engines of several conversations on the same
+	// roots share one (a recall daemon serving several sessions of one
+	// project). ProjectDir, UserDir and SnapshotDir are then ignored (the
+	// corpus was built with its own). Nil: the engine builds its own from
+	// them.
+	Corpus *Corpus
+	// MaxPromptBytes is the byte budget of one injected text, for hosts
+	// that keep less than MaxPromptBytes of one context whole (Claude Code
+	// keeps 10,000 characters). Zero or more than MaxPromptBytes means
+	// MaxPromptBytes; less than MinPromptBytes means MinPromptBytes, the
+	// least that still shows every document of a full delivery.
+	MaxPromptBytes int
 	// Clock gives the wall time used for the ages in injected text
 	// ("saved 3 days ago"). Nil is time.Now. Waits and durations never
 	// read it: they use the monotonic clock.

@@ -196,7 +196,7 @@ func (p *Plan) render(d fsm.Delivery) Injection {
 		docs, text = p.e.faults.render(docs, p, d.Phase == telemetry.PhaseRefined, p.e.clock())
 	} else {
 		docs = docs[:min(len(docs), MaxPromptDocs)]
-		text = renderInjection(docs, p.e.clock())
+		text = renderWithin(docs, p.e.clock(), p.e.budget)
 	}
 	inj := Injection{
 		Text:     text,

@@ -1,0 +1,36 @@
+package recall
+
+import (
+	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/score"
+)
+
+// Corpus is the parsed and indexed memory of one pair of roots: the
+// catalog that keeps the tree warm and the ranking index over it. Engines
+// of several conversations on the same roots can share one through
+// Options.Corpus, so a process serving many sessions of one project reads
+// and indexes each file once. A Corpus is safe for concurrent use; it owns
+// no goroutine, so it needs no shutdown.
+type Corpus struct {
+	cat   *memory.Catalog
+	index *score.Index
+}
+
+// NewCorpus returns the corpus of opts' roots (ProjectDir, UserDir,
+// either may be "") with opts' snapshot (SnapshotDir); the other fields
+// are the engines' business. It does no I/O: the first engine on it
+// starts the warm-up.
+func NewCorpus(opts Options) *Corpus {
+	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir}
+	return &Corpus{
+		cat:   memory.NewCatalog(roots, catalogOptions(opts, roots)...),
+		index: score.NewIndex(),
+	}
+}
+
+// Documents reports how many documents the last scan found, and whether
+// a scan has finished yet. It reads no file.
+func (c *Corpus) Documents() (int, bool) {
+	last, ok := c.cat.Last()
+	return len(last.Docs), ok
+}
