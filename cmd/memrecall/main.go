@@ -18,6 +18,9 @@ commands:
   query   run one query through the recall lifecycle and show what a host sees
   eval    print the quality and delivery evaluation tables
   graph   print the recall lifecycle state machine as DOT or Mermaid
+  hook    answer one agent hook event (stdin) through the recall daemon
+  daemon  run the per-user recall daemon in the foreground
+  status  show the daemon's sessions, memory corpora and latencies
 
 Run "memrecall <command> -h" for the flags of a command.
 `
@@ -42,6 +45,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runEval(rest, stdout, stderr)
 	case "graph":
 		return runGraph(rest, stdout, stderr)
+	case "hook":
+		return runHook(rest, os.Stdin, stdout, stderr)
+	case "daemon":
+		return runDaemon(rest, stdout, stderr)
+	case "status":
+		return runStatus(rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/memrecall/memrecall/daemon"
+	"github.com/memrecall/memrecall/daemon/wire"
+)
+
+// runDaemon is `memrecall daemon`: the per-user recall daemon, in the
+// foreground (logging to stderr) unless --detached, which the hook uses
+// when it starts one.
+func runDaemon(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	detached := fs.Bool("detached", false, "started by a hook: log nothing, exit quietly when another daemon runs")
+	idle := fs.Duration("idle", 0, "exit after this long without an event (0: the config's idle_exit, else 1h)")
+	stop := fs.Bool("stop", false, "ask the running daemon to exit, then return")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	dir := wire.Dir(os.Getenv)
+	if *stop {
+		if _, err := ask(dir, wire.Request{Version: wire.Version, Op: wire.OpExit}); err != nil {
+			fmt.Fprintf(stderr, "daemon: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	if *detached {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	home, _ := os.UserHomeDir()
+	cfg, cfgErr := daemon.LoadConfig(daemon.ConfigPath(os.Getenv, home), os.Getenv)
+	if cfgErr != nil {
+		// Fail open: serve, but answer nothing until the config is fixed.
+		logger.Warn("config not used; answering every event with nothing", "err", cfgErr)
+	}
+	if *idle > 0 {
+		cfg.IdleExit = daemon.Duration(*idle)
+	}
+	srv, err := daemon.Listen(daemon.Options{Dir: dir, Config: cfg, ConfigErr: cfgErr, Logger: logger})
+	if errors.Is(err, daemon.ErrRunning) {
+		if *detached {
+			return 0 // another hook's daemon won the race
+		}
+		fmt.Fprintln(stderr, "daemon: another daemon is running (memrecall daemon --stop ends it)")
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "daemon: %v\n", err)
+		return 1
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if err := srv.Serve(ctx); err != nil {
+		fmt.Fprintf(stderr, "daemon: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// ask sends one request to the running daemon and returns its answer.
+func ask(dir string, req wire.Request) (wire.Response, error) {
+	return daemon.Ask(dir, req, 2*time.Second)
+}

@@ -1,0 +1,497 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memrecall/memrecall/agent"
+	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/model"
+)
+
+// copyTree copies the shipped example project memory into a temp dir.
+func copyTree(t testing.TB) string {
+	t.Helper()
+	dst := t.TempDir()
+	src := filepath.Join("..", "examples", "memory", "project")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// runtimeDir is a short private directory for a socket (unix socket paths
+// are limited to about 100 bytes, and t.TempDir can be long).
+func runtimeDir(t testing.TB) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "mrd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// serve starts a daemon on dir and stops it when the test ends. The
+// returned channel is closed when Serve has returned.
+func serve(t testing.TB, opts Options) (*Server, <-chan struct{}) {
+	t.Helper()
+	s, err := Listen(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Serve(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return s, done
+}
+
+// claudeOpts points every agent at tree (project) and one empty user
+// directory, so all sessions share one corpus.
+func claudeOpts(t testing.TB, tree string) Options {
+	user := t.TempDir()
+	r := RootsConfig{Project: tree, User: user}
+	return Options{
+		Dir:    runtimeDir(t),
+		Config: Config{Roots: map[string]RootsConfig{"claude": r, "gemini": r, "qwen": r}},
+	}
+}
+
+func event(agentName, session, hook, extra string) wire.Request {
+	ev := fmt.Sprintf(`{"session_id":%q,"cwd":"/nowhere","hook_event_name":%q%s}`, session, hook, extra)
+	return wire.Request{
+		Version: wire.Version, Op: wire.OpEvent, Agent: agentName,
+		Event: json.RawMessage(ev), Env: map[string]string{"HOME": "/nonexistent-home"},
+		BudgetMillis: 60_000,
+	}
+}
+
+func prompt(text string) string { return fmt.Sprintf(`,"prompt":%q`, text) }
+
+// context_ returns the additionalContext of a hook's output, or "".
+func contextOf(t testing.TB, out string) string {
+	t.Helper()
+	if out == "" {
+		return ""
+	}
+	var a struct {
+		S struct {
+			C string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	return a.S.C
+}
+
+// titles lists the document headings ("## 1. Title") of an injected text.
+func titles(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "## ") {
+			_, title, _ := strings.Cut(line, ". ")
+			out = append(out, title)
+		}
+	}
+	return out
+}
+
+// warm opens a session on the shared corpus and waits, in a bounded loop,
+// until its first scan has finished, so a test's queries rank a read tree
+// instead of racing the cold scan against the engine's initial ceiling.
+func warm(t testing.TB, s *Server, agentName string) {
+	t.Helper()
+	s.Handle(event(agentName, "warm-up", "SessionStart", `,"source":"startup"`))
+	for range 10_000 {
+		st := s.Status()
+		if len(st.Corpora) > 0 && st.Corpora[0].Scanned {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("corpus never scanned")
+}
+
+func TestCheckPeer(t *testing.T) {
+	if err := checkPeer(1000, 1000); err != nil {
+		t.Errorf("same uid refused: %v", err)
+	}
+	for _, peer := range []int{0, 999, 1001} {
+		if err := checkPeer(peer, 1000); !errors.Is(err, ErrForeignPeer) {
+			t.Errorf("checkPeer(%d, 1000) = %v, want ErrForeignPeer", peer, err)
+		}
+	}
+}
+
+func TestPeerUIDIsOwn(t *testing.T) {
+	dir := runtimeDir(t)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, "s"), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := net.Dial("unix", filepath.Join(dir, "s"))
+		if err == nil {
+			defer c.Close()
+			io.Copy(io.Discard, c)
+		}
+	}()
+	c, err := ln.AcceptUnix()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	uid, err := peerUID(c)
+	if err != nil || uid != os.Getuid() {
+		t.Fatalf("peerUID = %d, %v; want %d", uid, err, os.Getuid())
+	}
+}
+
+// TestForeignUIDRefused connects as another user (a child process run
+// with nobody's uid; needs root) to a daemon whose socket and directory
+// were opened to everyone, so only the SO_PEERCRED check stands between.
+func TestForeignUIDRefused(t *testing.T) {
+	if os.Getenv("MEMRECALL_TEST_DIAL") != "" {
+		t.Skip("helper run")
+	}
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a child as another user")
+	}
+	opts := claudeOpts(t, copyTree(t))
+	s, _ := serve(t, opts)
+	os.Chmod(opts.Dir, 0o777)
+	os.Chmod(s.sock, 0o777)
+	// The test binary's own directory is closed to other users: run a copy.
+	bin, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(opts.Dir, "helper.test")
+	if err := os.WriteFile(exe, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestHelperDial$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "MEMRECALL_TEST_DIAL="+s.sock)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "DIAL: connected, no answer") {
+		t.Fatalf("foreign uid was not refused:\n%s", out)
+	}
+	// The same request from this user is answered.
+	resp, err := Ask(opts.Dir, wire.Request{Version: wire.Version, Op: wire.OpStatus}, 10*time.Second)
+	if err != nil || resp.Status == nil {
+		t.Fatalf("own uid not answered: %v", err)
+	}
+}
+
+// TestHelperDial is the child of TestForeignUIDRefused.
+func TestHelperDial(t *testing.T) {
+	sock := os.Getenv("MEMRECALL_TEST_DIAL")
+	if sock == "" {
+		t.Skip("only run as a helper")
+	}
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		fmt.Println("DIAL: cannot connect:", err)
+		return
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	if err := wire.Write(c, wire.Request{Version: wire.Version, Op: wire.OpStatus}); err != nil {
+		fmt.Println("DIAL: connected, no answer (write)")
+		return
+	}
+	var resp wire.Response
+	if err := wire.Read(c, wire.MaxResponseBytes, &resp); err != nil {
+		fmt.Println("DIAL: connected, no answer")
+		return
+	}
+	fmt.Println("DIAL: ANSWERED", resp.Status != nil)
+}
+
+func TestStaleSocketReplaced(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A dead daemon's socket: bound, never unlinked, nobody listening.
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(opts.Dir, wire.SocketName), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	if _, err := net.Dial("unix", filepath.Join(opts.Dir, wire.SocketName)); err == nil {
+		t.Fatal("stale socket still accepts")
+	}
+	serve(t, opts)
+	if _, err := Ask(opts.Dir, wire.Request{Version: wire.Version, Op: wire.OpStatus}, 10*time.Second); err != nil {
+		t.Fatalf("daemon on a stale socket: %v", err)
+	}
+	fi, err := os.Stat(filepath.Join(opts.Dir, wire.SocketName))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+}
+
+func TestOneInstance(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	var wg sync.WaitGroup
+	results := make([]error, 4)
+	servers := make([]*Server, 4)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			servers[i], results[i] = Listen(opts)
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range results {
+		switch {
+		case err == nil:
+			won++
+			servers[i].Close()
+		case !errors.Is(err, ErrRunning):
+			t.Errorf("Listen: %v", err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d daemons listened, want 1", won)
+	}
+}
+
+func TestIdleExit(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	opts.Config.IdleExit = Duration(20 * time.Millisecond)
+	s, done := serve(t, opts)
+	if out := s.Handle(event("claude", "s1", "UserPromptSubmit", prompt("deploy checklist"))); out.Output == "" {
+		t.Fatal("no answer before idling")
+	}
+	<-done // Serve returns by itself once idle; the test times out otherwise
+	if _, err := os.Stat(s.sock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("socket left after idle exit: %v", err)
+	}
+	s2, err := Listen(opts)
+	if err != nil {
+		t.Fatalf("lock not released after idle exit: %v", err)
+	}
+	s2.Close()
+}
+
+func TestSweepEndsIdleSessions(t *testing.T) {
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	opts := claudeOpts(t, copyTree(t))
+	opts.Now = func() time.Time { return now }
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy")))
+	now = now.Add(DefaultSessionIdle / 2)
+	s.Handle(event("qwen", "b", "UserPromptSubmit", prompt("deploy")))
+	now = now.Add(DefaultSessionIdle/2 + time.Second)
+	if idle := s.sweep(); idle {
+		t.Fatal("daemon idle with a recent event")
+	}
+	st := s.Status()
+	if len(st.Sessions) != 1 || st.Sessions[0].ID != hash("qwen", "b") {
+		t.Fatalf("sessions after sweep: %+v, want only b", st.Sessions)
+	}
+	now = now.Add(DefaultIdleExit + time.Second)
+	if idle := s.sweep(); !idle {
+		t.Fatal("daemon not idle after its idle period")
+	}
+	if st := s.Status(); len(st.Sessions) != 0 || len(st.Corpora) != 0 {
+		t.Fatalf("left after sweep: %+v", st)
+	}
+}
+
+// TestReplacedByNewerHook: a hook of a newer version makes the daemon give
+// way at once: socket and lock released before the answer.
+func TestReplacedByNewerHook(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	_, done := serve(t, opts)
+	resp, err := Ask(opts.Dir, wire.Request{Version: wire.Version + 1, Op: wire.OpStatus}, 10*time.Second)
+	if err != nil || !resp.Replaced || resp.Version != wire.Version {
+		t.Fatalf("newer hook: %+v, %v; want Replaced from version %d", resp, err, wire.Version)
+	}
+	s2, err := Listen(opts) // no wait needed: released before the answer
+	if err != nil {
+		t.Fatalf("new daemon cannot start: %v", err)
+	}
+	s2.Close()
+	<-done
+	// An older hook is served by a newer daemon.
+	opts.Dir = runtimeDir(t)
+	serve(t, opts)
+	resp, err = Ask(opts.Dir, wire.Request{Version: wire.Version - 1, Op: wire.OpStatus}, 10*time.Second)
+	if err != nil || resp.Replaced || resp.Status == nil {
+		t.Fatalf("older hook: %+v, %v; want served", resp, err)
+	}
+}
+
+func TestConfigErrorAnswersNothing(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	opts.ConfigErr = ErrConfigInvalid
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	if out := s.Handle(event("claude", "s", "UserPromptSubmit", prompt("deploy checklist"))); out.Output != "" {
+		t.Fatalf("answered with a broken config: %q", out.Output)
+	}
+	if !s.Status().ConfigError {
+		t.Fatal("status does not report the config error")
+	}
+}
+
+// gatedSelector answers, once released, with the manifest's last keys in
+// reverse (so its choice differs from the lexical top two).
+type gatedSelector struct{ release chan struct{} }
+
+func (g gatedSelector) Select(ctx context.Context, req model.Request) ([]string, error) {
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	keys := req.Manifest.Keys()
+	var out []string
+	for i := len(keys) - 1; i >= 0 && len(out) < req.EffectiveLimit(); i-- {
+		out = append(out, keys[i])
+	}
+	return out, nil
+}
+
+// TestHammerSessions: 8 sessions of three agents at once, each turn a
+// query then 4 parallel tool results (as Gemini CLI runs AfterTool hooks)
+// after the selector answers; no document reaches a session twice in a
+// plan, and every selected document not delivered first is delivered
+// exactly once, by exactly one of the parallel hooks.
+func TestHammerSessions(t *testing.T) {
+	tree := copyTree(t)
+	opts := claudeOpts(t, tree)
+	release := make(chan struct{})
+	opts.Selector = gatedSelector{release}
+	s, _ := serve(t, opts)
+	warm(t, s, "claude")
+	agents := []struct{ name, query, tool, end string }{
+		{"claude", "UserPromptSubmit", "PostToolUse", "Stop"},
+		{"gemini", "BeforeAgent", "AfterTool", "AfterAgent"},
+		{"qwen", "UserPromptSubmit", "PostToolBatch", "Stop"},
+	}
+	const sessions, parallel = 8, 4
+	type result struct {
+		initial, refined []string
+		answered        int
+	}
+	results := make([]result, sessions)
+	var queried, wg sync.WaitGroup
+	queried.Add(sessions)
+	for i := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := agents[i%len(agents)]
+			id := fmt.Sprintf("session-%d", i)
+			ask := func(r wire.Request) string {
+				resp, err := Ask(s.opts.Dir, r, 30*time.Second)
+				if err != nil {
+					t.Error(err)
+				}
+				return contextOf(t, resp.Output)
+			}
+			results[i].initial = titles(ask(event(a.name, id, a.query, prompt("deploy checklist and release notes for billing"))))
+			queried.Done()
+			<-release
+			s.mu.Lock()
+			se := s.sessions[sessionKey{agent.Name(a.name), id}]
+			s.mu.Unlock()
+			se.mu.Lock()
+			settled := se.plan.Settled()
+			se.mu.Unlock()
+			<-settled
+			var mu sync.Mutex
+			var pw sync.WaitGroup
+			for range parallel {
+				pw.Add(1)
+				go func() {
+					defer pw.Done()
+					got := titles(ask(event(a.name, id, a.tool, `,"tool_name":"run_shell_command"`)))
+					mu.Lock()
+					results[i].refined = append(results[i].refined, got...)
+					if len(got) > 0 {
+						results[i].answered++
+					}
+					mu.Unlock()
+				}()
+			}
+			pw.Wait()
+			ask(event(a.name, id, a.end, ""))
+		}()
+	}
+	queried.Wait()
+	close(release)
+	wg.Wait()
+	for i := range sessions {
+		// The initial point may be empty (a loaded machine can pass the
+		// engine's 100 ms ceiling): exactly-once must hold either way.
+		if results[i].answered != 1 || len(results[i].refined) == 0 {
+			t.Errorf("session %d: %d of %d parallel tool results delivered (%d docs), want exactly 1",
+				i, results[i].answered, parallel, len(results[i].refined))
+		}
+		seen := map[string]int{}
+		for _, ti := range append(results[i].initial, results[i].refined...) {
+			seen[ti]++
+		}
+		for ti, n := range seen {
+			if n > 1 {
+				t.Errorf("session %d: %q delivered %d times", i, ti, n)
+			}
+		}
+	}
+	st := s.Status()
+	if len(st.Corpora) != 1 || st.Corpora[0].Sessions != sessions+1 {
+		t.Errorf("corpora %+v: want one shared by %d sessions", st.Corpora, sessions)
+	}
+	if diff := cmp.Diff(sessions+1, len(st.Sessions)); diff != "" {
+		t.Errorf("sessions (-want +got):\n%s", diff)
+	}
+}

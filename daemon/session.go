@@ -1,0 +1,116 @@
+package daemon
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/memrecall/memrecall/agent"
+	"github.com/memrecall/memrecall/recall"
+)
+
+// maxRecentTools bounds the tool names a session remembers for the noise
+// filter of its next query.
+const maxRecentTools = 8
+
+type sessionKey struct {
+	agent agent.Name
+	id    string
+}
+
+type rootsKey struct{ project, user string }
+
+// corpus is the shared memory of one pair of roots.
+type corpus struct {
+	key rootsKey
+	c   *recall.Corpus
+}
+
+// session is one (agent, session_id): one conversation, at most one open
+// plan. mu serialises its events, so Gemini CLI's parallel AfterTool hooks
+// reach the engine one at a time (the engine's fsm delivers each document
+// once either way; serialising keeps the plan variable consistent too).
+type session struct {
+	key    sessionKey
+	corpus *corpus
+	now    func() time.Time
+
+	// life is the plans' context: a plan lives until the next query, the
+	// end of its turn or the session's end, not for one hook's request.
+	life   context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	eng      *recall.Engine
+	plan     *recall.Plan
+	tools    []string
+	events   int
+	injected int
+	last     time.Time
+	ended    bool
+}
+
+func newSession(k sessionKey, co *corpus, eng *recall.Engine, now func() time.Time) *session {
+	life, cancel := context.WithCancel(context.Background())
+	return &session{key: k, corpus: co, eng: eng, now: now, life: life, cancel: cancel, last: now()}
+}
+
+func (se *session) seen() time.Time {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	return se.last
+}
+
+// handle runs one event of the session; ctx bounds the initial wait.
+func (se *session) handle(ctx context.Context, ev agent.Event) []byte {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.ended {
+		return nil
+	}
+	se.events++
+	se.last = se.now()
+	var inj recall.Injection
+	switch ev.Op {
+	case agent.OpQuery:
+		se.plan = se.eng.Query(se.life, recall.Query{Text: ev.Prompt, RecentTools: se.tools})
+		inj = se.plan.Initial(ctx)
+	case agent.OpToolResult:
+		se.remember(ev.Tools)
+		if se.plan != nil {
+			inj = se.plan.ToolResult()
+		}
+	case agent.OpEnd:
+		if se.plan != nil {
+			se.plan.End()
+			se.plan = nil
+		}
+	case agent.OpWarm:
+		// The session exists now, and its engine is warming the corpus.
+	case agent.OpReset:
+		se.eng.Reset()
+		se.plan = nil
+	}
+	se.injected += len(inj.Docs)
+	return agent.Answer(ev, inj.Text)
+}
+
+// remember keeps the latest tool names, most recent first.
+func (se *session) remember(tools []string) {
+	for _, t := range tools {
+		se.tools = append([]string{t}, se.tools...)
+	}
+	if len(se.tools) > maxRecentTools {
+		se.tools = se.tools[:maxRecentTools]
+	}
+}
+
+// shutdown ends the session's plan and engine; later events do nothing.
+func (se *session) shutdown() {
+	se.mu.Lock()
+	se.ended = true
+	se.plan = nil
+	se.mu.Unlock()
+	se.cancel()
+	se.eng.Shutdown()
+}

@@ -1,0 +1,154 @@
+// Package wire is the protocol between the memrecall hook and the recall
+// daemon, and where the daemon's socket lives. It imports only the
+// standard library, so the hook client that links it stays small.
+//
+// A connection carries one request and one response. Each is a frame: a
+// 4-byte big-endian length, then that many bytes of one JSON object.
+// Both carry the protocol Version; the side that sees a newer version on
+// the other end gives way (docs/decisions/0712-daemon.md).
+package wire
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Version is the protocol and behaviour version. A hook that meets an
+// older daemon asks it to exit and starts its own; a daemon that meets a
+// newer hook does the same on its side. Bump it when the wire format or
+// the daemon's behaviour towards hooks changes.
+const Version = 1
+
+// Frame bounds. A request holds one hook event (at most 1 MiB, see
+// agent.MaxEventBytes) plus a few environment variables.
+const (
+	MaxRequestBytes  = 1<<20 + 64<<10
+	MaxResponseBytes = 256 << 10
+)
+
+// Ops of a request.
+const (
+	// OpEvent delivers one hook event and asks for the agent's answer.
+	OpEvent = "event"
+	// OpStatus asks for the daemon's Status.
+	OpStatus = "status"
+	// OpExit asks the daemon to exit (a newer hook replacing it).
+	OpExit = "exit"
+)
+
+// Sentinel errors of the frame reader.
+var (
+	// ErrFrameTooLarge: a frame announced more bytes than the limit.
+	ErrFrameTooLarge = errors.New("wire: frame too large")
+	// ErrBadFrame: a frame's body is not the expected JSON object.
+	ErrBadFrame = errors.New("wire: bad frame")
+)
+
+// Request is what the hook sends.
+type Request struct {
+	// Version is the sender's Version.
+	Version int `json:"v"`
+	// Op is OpEvent, OpStatus or OpExit.
+	Op string `json:"op"`
+	// Agent names the agent whose event this is ("claude", "gemini", "qwen").
+	Agent string `json:"agent,omitempty"`
+	// Event is the hook's stdin, as the agent wrote it.
+	Event json.RawMessage `json:"event,omitempty"`
+	// Env holds the hook's environment variables that decide where the
+	// agent keeps its memory (HOME, CLAUDE_CONFIG_DIR, QWEN_HOME, …),
+	// never secrets: see EnvNames.
+	Env map[string]string `json:"env,omitempty"`
+	// BudgetMillis is how long the hook waits for the answer from the time
+	// it sent the request; the daemon answers within it or not at all.
+	BudgetMillis int `json:"budget_ms,omitempty"`
+}
+
+// Response is what the daemon answers.
+type Response struct {
+	// Version is the daemon's Version.
+	Version int `json:"v"`
+	// Output is what the hook prints on stdout, often nothing.
+	Output string `json:"out,omitempty"`
+	// Replaced is set when the daemon is older than the hook and exits
+	// without serving it: the hook starts a new daemon.
+	Replaced bool `json:"replaced,omitempty"`
+	// Status answers OpStatus.
+	Status *Status `json:"status,omitempty"`
+}
+
+// Status is the privacy-safe state of the daemon: counts, hashes and
+// durations, never a prompt, a memory's text or title, or a path.
+type Status struct {
+	PID      int   `json:"pid"`
+	Version  int   `json:"version"`
+	UptimeMS int64 `json:"uptime_ms"`
+	Selector bool  `json:"selector"`
+	// ConfigError says the config file could not be used: the daemon
+	// answers every event with nothing until it is fixed and restarted.
+	ConfigError bool      `json:"config_error,omitempty"`
+	Sessions    []Session `json:"sessions"`
+	Corpora     []Corpus  `json:"corpora"`
+	// Latencies are the daemon's handling times of recent events, in
+	// microseconds, oldest first.
+	LatenciesUS []int64 `json:"latencies_us"`
+}
+
+// Session is one open session in Status.
+type Session struct {
+	Agent string `json:"agent"`
+	// ID is a short hash of the agent's session id.
+	ID string `json:"id"`
+	// Corpus is the hash of the corpus the session reads.
+	Corpus   string `json:"corpus"`
+	Events   int    `json:"events"`
+	Plan     bool   `json:"plan_open"`
+	IdleMS   int64  `json:"idle_ms"`
+	Injected int    `json:"docs_injected"`
+}
+
+// Corpus is one pair of memory roots in Status, named by a hash.
+type Corpus struct {
+	Hash     string `json:"hash"`
+	Roots    int    `json:"roots"`
+	Docs     int    `json:"docs"`
+	Scanned  bool   `json:"scanned"`
+	Sessions int    `json:"sessions"`
+}
+
+// Write writes v as one frame.
+func Write(w io.Writer, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("wire: encode: %w", err)
+	}
+	buf := make([]byte, 4, 4+len(body))
+	binary.BigEndian.PutUint32(buf, uint32(len(body)))
+	if _, err := w.Write(append(buf, body...)); err != nil {
+		return fmt.Errorf("wire: write: %w", err)
+	}
+	return nil
+}
+
+// Read reads one frame of at most limit bytes into v. A frame whose body
+// is not one JSON object of v's shape is ErrBadFrame.
+func Read(r io.Reader, limit int, v any) error {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return fmt.Errorf("wire: read header: %w", err)
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if uint64(n) > uint64(limit) {
+		return fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, limit)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return fmt.Errorf("wire: read body: %w", err)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadFrame, err)
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package hook
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestDepsStayTiny pins the hook client's dependency set: the standard
+// library and daemon/wire only. A hook process must cost its spawn and one
+// round trip, so nothing that parses memory, builds scoring tables or
+// talks to a model may be linked through this package.
+func TestDepsStayTiny(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	const mod = "github.com/memrecall/memrecall/"
+	allowed := map[string]bool{mod + "hook": true, mod + "daemon/wire": true}
+	var got []string
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, mod) && !allowed[p] {
+			got = append(got, p)
+		}
+		if !strings.HasPrefix(p, mod) && strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+			got = append(got, p) // a third-party module
+		}
+	}
+	if len(got) > 0 {
+		t.Fatalf("the hook client links %v; it may only use the standard library and daemon/wire", got)
+	}
+	if !strings.Contains(string(out), mod+"daemon/wire") {
+		t.Fatalf("go list output does not look like a dependency list:\n%s", out)
+	}
+}
