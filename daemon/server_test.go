@@ -420,7 +420,7 @@ func TestHammerSessions(t *testing.T) {
 	const sessions, parallel = 8, 4
 	type result struct {
 		initial, refined []string
-		answered        int
+		answered         int
 	}
 	results := make([]result, sessions)
 	var queried, wg sync.WaitGroup
