@@ -21,6 +21,7 @@ commands:
   hook    answer one agent hook event (stdin) through the recall daemon
   daemon  run the per-user recall daemon in the foreground
   status  show the daemon's sessions, memory corpora and latencies
+  install    add memrecall's hooks to an agent's settings (uninstall removes them)
 
 Run "memrecall <command> -h" for the flags of a command.
 `
@@ -51,6 +52,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDaemon(rest, stdout, stderr)
 	case "status":
 		return runStatus(rest, stdout, stderr)
+	case "install":
+		return runInstall(rest, stdout, stderr, false)
+	case "uninstall":
+		return runInstall(rest, stdout, stderr, true)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

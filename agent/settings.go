@@ -1,0 +1,229 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+)
+
+// ErrSettings: the agent's settings file is not a JSON object of the
+// shape its hooks need; the installer leaves it untouched.
+var ErrSettings = errors.New("agent: settings file cannot be parsed")
+
+// HookEvents lists the hook events memrecall's hook is installed for in
+// agent a, in the order they occur in a session.
+func HookEvents(a Name) []string {
+	switch a {
+	case Gemini:
+		return []string{"SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd"}
+	case Qwen:
+		return []string{"SessionStart", "UserPromptSubmit", "PostToolBatch", "Stop", "SessionEnd"}
+	}
+	return []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"}
+}
+
+// hookTimeout is the timeout written for each hook, in the agent's unit:
+// seconds for Claude Code and Qwen Code, milliseconds for Gemini CLI. The
+// hook bounds itself far below it (hook.Budget); this is the agent's own
+// backstop.
+func hookTimeout(a Name) int {
+	if a == Gemini {
+		return 10000
+	}
+	return 10
+}
+
+// SettingsFile is agent a's user settings file: ~/.claude/settings.json
+// ($CLAUDE_CONFIG_DIR/settings.json when set), ~/.qwen/settings.json,
+// ~/.gemini/settings.json.
+func SettingsFile(a Name, env Env) string {
+	switch a {
+	case Claude:
+		if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+			return filepath.Join(d, "settings.json")
+		}
+		return filepath.Join(env.Home, ".claude", "settings.json")
+	case Qwen:
+		return filepath.Join(env.Home, ".qwen", "settings.json")
+	}
+	return filepath.Join(env.Home, ".gemini", "settings.json")
+}
+
+// HookCommand is the command line installed for agent a, running the
+// memrecall binary at exe.
+func HookCommand(exe string, a Name) string {
+	return shellQuote(exe) + " hook --agent " + string(a)
+}
+
+// InstallHooks returns settings with memrecall's hook entries for agent a
+// merged in, each running command; every other key and every other hook
+// is kept. An earlier memrecall entry (another binary path) is replaced,
+// so installing twice gives the same file. Empty settings are an empty
+// object. The result is indented JSON; keys come out sorted.
+func InstallHooks(a Name, settings []byte, command string) ([]byte, error) {
+	return editHooks(a, settings, command, true)
+}
+
+// UninstallHooks returns settings without memrecall's hook entries for
+// agent a — those running command, and those of any program named
+// memrecall* with the arguments "hook --agent a"; a hook group or event
+// left empty by that is removed too.
+func UninstallHooks(a Name, settings []byte, command string) ([]byte, error) {
+	return editHooks(a, settings, command, false)
+}
+
+// SameSettings reports whether two settings files hold the same JSON
+// value (so an install that changes nothing writes nothing).
+func SameSettings(a, b []byte) bool {
+	va, ea := decodeSettings(a)
+	vb, eb := decodeSettings(b)
+	return ea == nil && eb == nil && reflect.DeepEqual(va, vb)
+}
+
+func decodeSettings(data []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers are written back as they were read
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: data after the JSON object", ErrSettings)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrSettings)
+	}
+	return obj, nil
+}
+
+// editHooks removes memrecall's entries for a from every event, then,
+// when add is set, adds one group per hook event running command.
+func editHooks(a Name, settings []byte, command string, add bool) ([]byte, error) {
+	if _, err := ParseName(string(a)); err != nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownAgent, a)
+	}
+	obj, err := decodeSettings(settings)
+	if err != nil {
+		return nil, err
+	}
+	hooks := map[string]any{}
+	if h, ok := obj["hooks"]; ok {
+		if hooks, ok = h.(map[string]any); !ok {
+			return nil, fmt.Errorf("%w: \"hooks\" is not an object", ErrSettings)
+		}
+	}
+	for event, v := range hooks {
+		groups, ok := v.([]any)
+		if !ok {
+			continue // not ours to judge; the agent will complain about it
+		}
+		kept, changed := withoutOurs(groups, a, command)
+		switch {
+		case !changed:
+		case len(kept) == 0:
+			delete(hooks, event)
+		default:
+			hooks[event] = kept
+		}
+	}
+	if add {
+		for _, event := range HookEvents(a) {
+			groups, _ := hooks[event].([]any)
+			hooks[event] = append(groups, map[string]any{
+				"matcher": "*",
+				"hooks": []any{map[string]any{
+					"type": "command", "command": command, "timeout": json.Number(fmt.Sprint(hookTimeout(a))),
+				}},
+			})
+		}
+	}
+	if len(hooks) == 0 {
+		delete(obj, "hooks")
+	} else {
+		obj["hooks"] = hooks
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // keep "<", ">", "&" in other keys as written
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(obj); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
+	}
+	return out.Bytes(), nil
+}
+
+// withoutOurs drops memrecall's hooks for a from groups, and groups that
+// held only those; it reports whether anything was dropped.
+func withoutOurs(groups []any, a Name, command string) ([]any, bool) {
+	changed := false
+	kept := make([]any, 0, len(groups))
+	for _, g := range groups {
+		group, ok := g.(map[string]any)
+		if !ok {
+			kept = append(kept, g)
+			continue
+		}
+		list, ok := group["hooks"].([]any)
+		if !ok {
+			kept = append(kept, g)
+			continue
+		}
+		var rest []any
+		for _, h := range list {
+			if isOurs(h, a, command) {
+				changed = true
+				continue
+			}
+			rest = append(rest, h)
+		}
+		if len(rest) == len(list) {
+			kept = append(kept, g)
+			continue
+		}
+		if len(rest) > 0 {
+			copyGroup := map[string]any{}
+			for k, v := range group {
+				copyGroup[k] = v
+			}
+			copyGroup["hooks"] = rest
+			kept = append(kept, copyGroup)
+		}
+	}
+	return kept, changed
+}
+
+// isOurs recognises a hook memrecall installed for a: the command being
+// installed, or a command whose program is named memrecall* and whose
+// arguments are "hook --agent a" (an install from another path).
+func isOurs(h any, a Name, command string) bool {
+	m, ok := h.(map[string]any)
+	if !ok {
+		return false
+	}
+	cmd, _ := m["command"].(string)
+	if command != "" && strings.TrimSpace(cmd) == command {
+		return true
+	}
+	prog, args, ok := strings.Cut(strings.TrimSpace(cmd), " hook --agent ")
+	if !ok || strings.TrimSpace(args) != string(a) {
+		return false
+	}
+	prog = strings.Trim(prog, "'\"")
+	return strings.HasPrefix(filepath.Base(prog), "memrecall")
+}
+
+// shellQuote quotes a path for the agent's shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
