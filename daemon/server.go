@@ -146,7 +146,13 @@ func newServer(opts Options) *Server {
 	s.selector = opts.Selector
 	if s.selector == nil && opts.Config.Selector.BaseURL != "" && opts.Config.Selector.Model != "" {
 		sc := opts.Config.Selector
-		s.selector = model.OpenAI(model.OpenAIConfig{BaseURL: sc.BaseURL, Model: sc.Model, APIKey: sc.APIKey})
+		sel, err := model.OpenAI(model.OpenAIConfig{BaseURL: sc.BaseURL, Model: sc.Model, APIKey: sc.APIKey})
+		if err != nil && s.opts.ConfigErr == nil {
+			// An unusable selector is a configuration error: fail open
+			// rather than silently run without it.
+			s.opts.ConfigErr = fmt.Errorf("%w: selector: %w", ErrConfigInvalid, err)
+		}
+		s.selector = sel
 	}
 	s.lastSeen = s.now()
 	s.ctx, s.cancel = context.WithCancel(context.Background())

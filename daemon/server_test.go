@@ -495,3 +495,13 @@ func TestHammerSessions(t *testing.T) {
 		t.Errorf("sessions (-want +got):\n%s", diff)
 	}
 }
+
+func TestBadSelectorURLIsConfigError(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	opts.Config.Selector = SelectorConfig{BaseURL: "ftp://x", Model: "m"}
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	if !s.Status().ConfigError {
+		t.Fatal("an unusable selector URL is not reported as a config error")
+	}
+}

@@ -1,0 +1,95 @@
+package daemon
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/recall"
+)
+
+// BenchmarkRoundTrip is one hook round trip on a warm daemon, without the
+// process spawn: dial, send the event, the daemon's handling, read the
+// answer. "query" is a UserPromptSubmit on a 1,000-topic tree (Query, the
+// initial point, rendering); "floor" is an event that maps to no op, in
+// the same run, so the figures can be read as a ratio on a loaded
+// machine. p50 and p99 are per-iteration latencies.
+func BenchmarkRoundTrip(b *testing.B) {
+	root := b.TempDir()
+	project, user, _, err := gentree.Write(root, gentree.English, 1000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The files' change times are now; a scan re-reads files changed
+	// within memory's 2 s racy window, which no real tree written seconds
+	// to months ago makes it do. Wait it out (setup, not measured).
+	time.Sleep(2100 * time.Millisecond)
+	g, err := gentree.New(gentree.English)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	queries := make([]string, 64)
+	for i := range queries {
+		queries[i] = g.Text(r, 8)
+	}
+	opts := Options{Dir: runtimeDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
+	s, _ := serve(b, opts)
+	warm(b, s, "claude")
+	run := func(b *testing.B, req func(i int) wire.Request) {
+		lat := make([]time.Duration, 0, 1024)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			start := time.Now()
+			if _, err := Ask(opts.Dir, req(i), 10*time.Second); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(start))
+			i++
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	}
+	// The peer: the same query in process, on an engine of its own
+	// corpus of the same tree — what the daemon adds is the difference.
+	b.Run("engine", func(b *testing.B) {
+		eng := recall.New(recall.Options{Corpus: recall.NewCorpus(project, user), MaxPromptBytes: 8000})
+		defer eng.Shutdown()
+		eng.Query(context.Background(), recall.Query{Text: queries[0]}).Initial(context.Background())
+		lat := make([]time.Duration, 0, 1024)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			start := time.Now()
+			eng.Query(context.Background(), recall.Query{Text: queries[i%len(queries)]}).Initial(context.Background())
+			lat = append(lat, time.Since(start))
+			i++
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	})
+	b.Run("floor", func(b *testing.B) {
+		run(b, func(int) wire.Request { return event("claude", "bench", "PreToolUse", `,"tool_name":"Bash"`) })
+	})
+	b.Run("query", func(b *testing.B) {
+		run(b, func(i int) wire.Request {
+			// One session, as in a conversation: each prompt is a new
+			// plan on a warm engine.
+			return event("claude", "bench-session", "UserPromptSubmit", prompt(queries[i%len(queries)]))
+		})
+	})
+	b.Run("query-new-session", func(b *testing.B) {
+		run(b, func(i int) wire.Request {
+			// Each iteration is a new session: a fresh conversation, so
+			// earlier deliveries do not thin out later answers.
+			return event("claude", "bench-"+string(rune('a'+i%26))+string(rune('a'+i/26%26)), "UserPromptSubmit", prompt(queries[i%len(queries)]))
+		})
+	})
+}
