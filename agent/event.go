@@ -20,8 +20,6 @@ var (
 	ErrMalformed = errors.New("agent: malformed hook event")
 	// ErrMissingField: session_id or hook_event_name is missing or empty.
 	ErrMissingField = errors.New("agent: hook event lacks a required field")
-	// ErrUnknownAgent: the agent name is not one this package knows.
-	ErrUnknownAgent = errors.New("agent: unknown agent")
 )
 
 // Op is what a hook event asks of the recall lifecycle.
@@ -104,8 +102,9 @@ type rawEvent struct {
 // It is pure: bytes in, a value out. An event recall does not use is not
 // an error: it parses to OpNone.
 func Parse(a Name, data []byte) (Event, error) {
-	if _, err := ParseName(string(a)); err != nil {
-		return Event{}, fmt.Errorf("%w: %q", ErrUnknownAgent, a)
+	a, err := ParseName(string(a))
+	if err != nil {
+		return Event{}, fmt.Errorf("agent: %w", err)
 	}
 	if len(data) > MaxEventBytes {
 		return Event{}, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), MaxEventBytes)

@@ -43,7 +43,7 @@ func hookTimeout(a Name) int {
 func SettingsFile(a Name, env Env) string {
 	switch a {
 	case Claude:
-		if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		if d := env.getenv("CLAUDE_CONFIG_DIR"); d != "" {
 			return filepath.Join(d, "settings.json")
 		}
 		return filepath.Join(env.Home, ".claude", "settings.json")
@@ -107,8 +107,9 @@ func decodeSettings(data []byte) (map[string]any, error) {
 // editHooks removes memrecall's entries for a from every event, then,
 // when add is set, adds one group per hook event running command.
 func editHooks(a Name, settings []byte, command string, add bool) ([]byte, error) {
-	if _, err := ParseName(string(a)); err != nil {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownAgent, a)
+	a, err := ParseName(string(a))
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
 	}
 	obj, err := decodeSettings(settings)
 	if err != nil {

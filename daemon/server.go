@@ -449,10 +449,11 @@ func (s *Server) locate(ev agent.Event, env map[string]string) (agent.Roots, err
 		return agent.Roots{}, errors.New("daemon: hook sent no HOME")
 	}
 	roots, err := agent.Locate(ev.Agent, ev.Cwd, agent.Env{Home: home, Getenv: getenv, ReadFile: s.opts.ReadFile})
-	if err != nil {
+	o, override := s.opts.Config.Roots[string(ev.Agent)]
+	if err != nil && !override {
 		return agent.Roots{}, fmt.Errorf("daemon: locate: %w", err)
 	}
-	if o, ok := s.opts.Config.Roots[string(ev.Agent)]; ok {
+	if override {
 		if o.Project != "" {
 			roots.Project = o.Project
 		}

@@ -38,7 +38,12 @@ func runInstall(args []string, stdout, stderr io.Writer, remove bool) int {
 	}
 	path := *settings
 	if path == "" {
-		path = agent.SettingsFile(a, agent.OSEnv())
+		env, err := agent.OSEnv()
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v (use --settings)\n", name, err)
+			return 1
+		}
+		path = agent.SettingsFile(a, env)
 	}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -80,7 +80,7 @@ func EnvNames(environ []string) map[string]string {
 
 func forwarded(k string) bool {
 	switch k {
-	case "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "GEMINI_CLI_HOME":
+	case "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "SANDBOX":
 		return true
 	}
 	if !strings.HasPrefix(k, "CLAUDE_") && !strings.HasPrefix(k, "QWEN_") && !strings.HasPrefix(k, "GEMINI_") {
