@@ -59,7 +59,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	// The peer: the same query in process, on an engine of its own
 	// corpus of the same tree — what the daemon adds is the difference.
 	b.Run("engine", func(b *testing.B) {
-		eng := recall.New(recall.Options{Corpus: recall.NewCorpus(project, user), MaxPromptBytes: 8000})
+		eng := recall.New(recall.Options{Corpus: recall.NewCorpus(recall.Options{ProjectDir: project, UserDir: user}), MaxPromptBytes: 8000})
 		defer eng.Shutdown()
 		eng.Query(context.Background(), recall.Query{Text: queries[0]}).Initial(context.Background())
 		lat := make([]time.Duration, 0, 1024)

@@ -56,6 +56,10 @@ type Options struct {
 	// Now is the wall clock for session idleness and for the ages shown
 	// in injected text; nil is time.Now.
 	Now func() time.Time
+	// SnapshotDir is recall.Options.SnapshotDir for every corpus: where
+	// the persistent snapshot of each memory tree is kept, so a daemon
+	// that starts cold reads only what changed. "" is off.
+	SnapshotDir string
 	// ReadFile reads agent settings files for agent.Locate; nil is
 	// os.ReadFile.
 	ReadFile func(string) ([]byte, error)
@@ -427,7 +431,9 @@ func (s *Server) session(ev agent.Event, env map[string]string) (*session, error
 	}
 	co := s.corpora[rk]
 	if co == nil {
-		co = &corpus{key: rk, c: recall.NewCorpus(rk.project, rk.user)}
+		co = &corpus{key: rk, c: recall.NewCorpus(recall.Options{
+			ProjectDir: rk.project, UserDir: rk.user, SnapshotDir: s.opts.SnapshotDir,
+		})}
 		s.corpora[rk] = co
 	}
 	se = newSession(k, co, recall.New(recall.Options{

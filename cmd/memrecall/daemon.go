@@ -49,7 +49,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if *idle > 0 {
 		cfg.IdleExit = daemon.Duration(*idle)
 	}
-	srv, err := daemon.Listen(daemon.Options{Dir: dir, Config: cfg, ConfigErr: cfgErr, Logger: logger})
+	srv, err := daemon.Listen(daemon.Options{
+		Dir: dir, Config: cfg, ConfigErr: cfgErr, Logger: logger, SnapshotDir: snapshotDir(false),
+	})
 	if errors.Is(err, daemon.ErrRunning) {
 		if *detached {
 			return 0 // another hook's daemon won the race
