@@ -4,7 +4,8 @@
 // imports resolve and the functions run exactly as shipped).
 //
 // Protocol: one JSON object per line on stdin, {"project", "user",
-// "query"}; one JSON line on stdout per request, {"ms", "docs", "fast"}.
+// "query"}; one JSON line on stdout per request, {"ms", "cpu_ms", "docs",
+// "fast"}: wall and CPU (all of Node's threads) milliseconds.
 // The timed work is what Qwen Code 0.24.4's
 // resolveRelevantAutoMemoryPromptForQuery does before its fast result:
 // scan both roots (uncapped, in parallel), then select the model
@@ -25,6 +26,7 @@ const rl = createInterface({ input: process.stdin });
 for await (const line of rl) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const [p, u] = await Promise.all([
     scan(req.project, { uncapped: true }),
@@ -33,9 +35,11 @@ for await (const line of rl) {
   const docs = [...p, ...u];
   const out = select(req.query, docs, [], 5);
   const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
   process.stdout.write(
     JSON.stringify({
       ms,
+      cpu_ms: (c.user + c.system) / 1000,
       docs: docs.length,
       fast: out.fallbackDocs.slice(0, 2).map((d) => d.relativePath),
     }) + "\n",

@@ -40,6 +40,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/memrecall/memrecall/internal/gentree"
@@ -129,26 +130,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	defer q.close()
 
-	fmt.Fprintf(stdout, "| topics | lang | MB | qwen ms | fresh ms | cold ms | warm ms |%s qwen/fresh | qwen/cold | qwen/warm |%s\n",
-		ifs(c.snapshot, " fresh+snap ms |"), ifs(c.snapshot, " qwen/fresh+snap |"))
-	fmt.Fprintf(stdout, "|---:|---|---:|---:|---:|---:|---:|%s---:|---:|---:|%s\n", ifs(c.snapshot, "---:|"), ifs(c.snapshot, "---:|"))
+	var rows []row
 	for _, n := range c.sizes {
 		for _, lang := range c.langs {
-			row, err := measureTree(c, q, bin, lang, n)
+			r, err := measureTree(c, q, bin, lang, n)
 			if err != nil {
 				return fmt.Errorf("%s %d: %w", lang, n, err)
 			}
-			fmt.Fprintln(stdout, row)
+			rows = append(rows, r)
+			fmt.Fprintf(stderr, "peer: %s %d done\n", lang, n)
 		}
 	}
+	printTable(stdout, "Wall time, median of the rounds:", rows, c.snapshot, func(r row) map[string]float64 { return r.wall })
+	printTable(stdout, "CPU time (user + system, all threads), median of the rounds:", rows, c.snapshot, func(r row) map[string]float64 { return r.cpu })
 	return nil
-}
-
-func ifs(b bool, s string) string {
-	if b {
-		return s
-	}
-	return ""
 }
 
 // installQwen installs the pinned package under dir (once) and returns the
@@ -202,6 +197,7 @@ type qwenProc struct {
 type qwenAnswer struct {
 	Ready bool     `json:"ready"`
 	MS    float64  `json:"ms"`
+	CPU   float64  `json:"cpu_ms"`
 	Docs  int      `json:"docs"`
 	Fast  []string `json:"fast"`
 }
@@ -284,10 +280,10 @@ func tree(dir string, lang gentree.Lang, n int) (project, user string, bytes int
 
 // measureTree runs the interleaved rounds on one tree and returns its
 // table row.
-func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (string, error) {
+func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (row, error) {
 	project, user, bytes, err := tree(c.dir, lang, n)
 	if err != nil {
-		return "", err
+		return row{}, err
 	}
 	g, _ := gentree.New(lang)
 	text := g.Query()
@@ -295,31 +291,31 @@ func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (s
 	warm := recall.New(opts)
 	defer warm.Shutdown()
 	if _, err := engineQuery(warm, text, n); err != nil { // first answer: the warm engine's cold one
-		return "", err
+		return row{}, err
 	}
 	snapCache := filepath.Join(c.dir, "cache", fmt.Sprintf("%s-%d", lang, n))
 
 	steps := []struct {
 		name string
-		fn   func() (time.Duration, error)
+		fn   func() (sample, error)
 	}{
-		{"qwen", func() (time.Duration, error) {
+		{"qwen", func() (sample, error) {
 			a, err := q.query(project, user, text)
 			if err != nil {
-				return 0, err
+				return sample{}, err
 			}
 			if a.Docs != n {
-				return 0, fmt.Errorf("qwen scanned %d documents, want %d", a.Docs, n)
+				return sample{}, fmt.Errorf("qwen scanned %d documents, want %d", a.Docs, n)
 			}
-			return time.Duration(a.MS * float64(time.Millisecond)), nil
+			return sample{wall: a.MS, cpu: a.CPU}, nil
 		}},
-		{"fresh", func() (time.Duration, error) { return fresh(bin, project, user, text, "") }},
-		{"cold", func() (time.Duration, error) {
+		{"fresh", func() (sample, error) { return fresh(bin, project, user, text, "") }},
+		{"cold", func() (sample, error) {
 			e := recall.New(opts)
 			defer e.Shutdown()
 			return engineQuery(e, text, n)
 		}},
-		{"warm", func() (time.Duration, error) {
+		{"warm", func() (sample, error) {
 			warm.Reset()
 			return engineQuery(warm, text, n)
 		}},
@@ -327,62 +323,114 @@ func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (s
 	if c.snapshot {
 		steps = append(steps, struct {
 			name string
-			fn   func() (time.Duration, error)
-		}{"fresh+snap", func() (time.Duration, error) { return fresh(bin, project, user, text, snapCache) }})
+			fn   func() (sample, error)
+		}{"fresh+snap", func() (sample, error) { return fresh(bin, project, user, text, snapCache) }})
 		if _, err := fresh(bin, project, user, text, snapCache); err != nil { // writes the snapshot
-			return "", err
+			return row{}, err
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	times := make(map[string][]time.Duration)
+	times := make(map[string][]sample)
 	for r := range c.rounds {
 		for i := range steps {
 			s := steps[(i+r)%len(steps)]
 			d, err := s.fn()
 			if err != nil {
-				return "", fmt.Errorf("%s: %w", s.name, err)
+				return row{}, fmt.Errorf("%s: %w", s.name, err)
 			}
 			times[s.name] = append(times[s.name], d)
 		}
 	}
-	med := func(name string) float64 {
-		ds := slices.Clone(times[name])
-		slices.Sort(ds)
-		return float64(ds[len(ds)/2].Microseconds()) / 1000
+	out := row{n: n, lang: lang, mb: float64(bytes) / 1e6, wall: map[string]float64{}, cpu: map[string]float64{}}
+	for name, ss := range times {
+		out.wall[name] = median(ss, func(s sample) float64 { return s.wall })
+		out.cpu[name] = median(ss, func(s sample) float64 { return s.cpu })
 	}
-	qw := med("qwen")
-	row := fmt.Sprintf("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f |", n, lang, float64(bytes)/1e6, qw, med("fresh"), med("cold"), med("warm"))
-	if c.snapshot {
-		row += fmt.Sprintf(" %.1f |", med("fresh+snap"))
+	return out, nil
+}
+
+// sample is one timed run: wall and CPU milliseconds.
+type sample struct{ wall, cpu float64 }
+
+func median(ss []sample, f func(sample) float64) float64 {
+	v := make([]float64, len(ss))
+	for i, s := range ss {
+		v[i] = f(s)
 	}
-	row += fmt.Sprintf(" %.2f | %.2f | %.1f |", qw/med("fresh"), qw/med("cold"), qw/med("warm"))
-	if c.snapshot {
-		row += fmt.Sprintf(" %.2f |", qw/med("fresh+snap"))
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// row is one tree's medians per step.
+type row struct {
+	n         int
+	lang      gentree.Lang
+	mb        float64
+	wall, cpu map[string]float64
+}
+
+// printTable prints the rows' medians of one kind (wall or CPU) and
+// Qwen's over each of memrecall's.
+func printTable(w io.Writer, title string, rows []row, snapshot bool, pick func(row) map[string]float64) {
+	names := []string{"fresh", "cold", "warm"}
+	if snapshot {
+		names = append(names, "fresh+snap")
 	}
-	return row, nil
+	fmt.Fprintf(w, "\n%s\n\n| topics | lang | MB | qwen ms |", title)
+	for _, nm := range names {
+		fmt.Fprintf(w, " %s ms |", nm)
+	}
+	for _, nm := range names {
+		fmt.Fprintf(w, " qwen/%s |", nm)
+	}
+	fmt.Fprintf(w, "\n|---:|---|---:|---:|%s%s\n", strings.Repeat("---:|", len(names)), strings.Repeat("---:|", len(names)))
+	for _, r := range rows {
+		m := pick(r)
+		fmt.Fprintf(w, "| %d | %s | %.1f | %.1f |", r.n, r.lang, r.mb, m["qwen"])
+		for _, nm := range names {
+			fmt.Fprintf(w, " %.1f |", m[nm])
+		}
+		for _, nm := range names {
+			fmt.Fprintf(w, " %.2f |", m["qwen"]/m[nm])
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // engineQuery times Query → the settled deterministic result (the engine
 // has no selector, so it settles on publishing).
-func engineQuery(e *recall.Engine, text string, n int) (time.Duration, error) {
+func engineQuery(e *recall.Engine, text string, n int) (sample, error) {
+	c0 := cpuNow()
 	t0 := time.Now()
 	p := e.Query(context.Background(), recall.Query{Text: text})
 	<-p.Settled()
 	d := time.Since(t0)
+	cpu := cpuNow() - c0
 	tr := p.Trace()
 	p.End()
 	if tr.Scanned != n {
-		return 0, fmt.Errorf("engine scanned %d documents, want %d", tr.Scanned, n)
+		return sample{}, fmt.Errorf("engine scanned %d documents, want %d", tr.Scanned, n)
 	}
 	if len(tr.Ranked) == 0 {
-		return 0, errors.New("engine ranked nothing")
+		return sample{}, errors.New("engine ranked nothing")
 	}
-	return d, nil
+	return sample{wall: ms(d), cpu: ms(cpu)}, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// cpuNow is this process's CPU time (user + system, every thread).
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // fresh times one `memrecall query` process from start to exit. cache is
 // the snapshot directory, or "" for none.
-func fresh(bin, project, user, text, cache string) (time.Duration, error) {
+func fresh(bin, project, user, text, cache string) (sample, error) {
 	args := []string{"query", text, "--project", project, "--user", user}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "MEMRECALL_BASE_URL=", "MEMRECALL_MODEL=")
@@ -398,7 +446,7 @@ func fresh(bin, project, user, text, cache string) (time.Duration, error) {
 	err := cmd.Run()
 	d := time.Since(t0)
 	if err != nil {
-		return 0, fmt.Errorf("memrecall query: %w: %s", err, stderr.String())
+		return sample{}, fmt.Errorf("memrecall query: %w: %s", err, stderr.String())
 	}
-	return d, nil
+	return sample{wall: ms(d), cpu: ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime())}, nil
 }
