@@ -505,3 +505,34 @@ func TestBadSelectorURLIsConfigError(t *testing.T) {
 		t.Fatal("an unusable selector URL is not reported as a config error")
 	}
 }
+
+// TestClaudeAnswerFitsItsBudget: a full delivery of long documents to
+// Claude Code stays within agent.PromptBudget (8,000 bytes, under the
+// 10,000 characters Claude Code keeps whole) and still names every
+// document; Gemini CLI gets the engine's larger budget.
+func TestClaudeAnswerFitsItsBudget(t *testing.T) {
+	tree := t.TempDir()
+	for i := range 5 {
+		body := strings.Repeat(fmt.Sprintf("回滚步骤%d：排空、快照、恢复。", i), 150)
+		doc := fmt.Sprintf("---\nname: rollback runbook %d\ndescription: how to roll back the billing deploy, part %d\ntype: project\n---\n%s\n", i, i, body)
+		if err := os.WriteFile(filepath.Join(tree, fmt.Sprintf("rollback-%d.md", i)), []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := claudeOpts(t, tree)
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	warm(t, s, "claude")
+	sizes := map[string]int{}
+	for _, a := range []string{"claude", "gemini"} {
+		hook := map[string]string{"claude": "UserPromptSubmit", "gemini": "BeforeAgent"}[a]
+		text := contextOf(t, s.Handle(event(a, "budget-"+a, hook, prompt("rollback runbook billing deploy"))).Output)
+		if got := len(titles(text)); got != 5 {
+			t.Fatalf("%s: %d documents, want 5:\n%s", a, got, text)
+		}
+		sizes[a] = len(text)
+	}
+	if sizes["claude"] > agent.PromptBudget(agent.Claude) || sizes["claude"] >= sizes["gemini"] {
+		t.Fatalf("context bytes %v: claude must fit %d and be cut below gemini's", sizes, agent.PromptBudget(agent.Claude))
+	}
+}
