@@ -7,16 +7,9 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestEnumStrings(t *testing.T) {
-	got := []string{StrategyNone.String(), StrategyHeuristic.String(), StrategyModel.String(), Strategy(9).String()}
-	want := []string{"none", "heuristic", "model", "Strategy(9)"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Strategy strings (-want +got):\n%s", diff)
-	}
 	seen := map[string]bool{}
 	for k := ErrorNone; k <= ErrorRedirect; k++ {
 		s := k.String()

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/memrecall/memrecall/memory"
 )
@@ -78,7 +77,7 @@ func ManifestKey(d *memory.Document) string {
 	b.WriteString(d.Scope.String())
 	b.WriteByte('/')
 	for _, r := range strings.ToValidUTF8(rel, "\uFFFD") {
-		if breaksLine(r) || (r != ' ' && unicode.IsSpace(r)) {
+		if memory.BreaksLine(r) || (r != ' ' && unicode.IsSpace(r)) {
 			r = '_'
 		}
 		b.WriteRune(r)
@@ -114,74 +113,12 @@ func lineDescription(d *memory.Document) string {
 	return s
 }
 
-// oneLine replaces every run of white space and control characters with a
-// single space, trims the ends and repairs invalid UTF-8, so one document is
-// exactly one manifest line.
-func oneLine(s string) string { return flatten(s, -1) }
+// oneLine and flatten are memory.OneLine, the one flattener of the
+// project: the manifest and the injected text cut frontmatter values the
+// same way.
+func oneLine(s string) string { l, _ := memory.OneLine(s, -1); return l }
 
-// flatten is oneLine that stops after maxRunes runes of output (no limit
-// when negative), so a long description costs no more than its cut. A
-// space exposed by the cut is dropped, like every trailing space. Runs of
-// printable ASCII are copied whole: they are most of any description.
-func flatten(s string, maxRunes int) string {
-	var b strings.Builder
-	if maxRunes < 0 {
-		b.Grow(len(s))
-	} else {
-		b.Grow(min(len(s), 4*maxRunes))
-	}
-	left := maxRunes // runes still allowed; negative means unlimited
-	pendingSpace := false
-	for i := 0; i < len(s) && left != 0; {
-		if c := s[i]; c > ' ' && c < utf8.RuneSelf && c != 0x7f {
-			j := i + 1
-			for j < len(s) && s[j] > ' ' && s[j] < utf8.RuneSelf && s[j] != 0x7f {
-				j++
-			}
-			if pendingSpace {
-				b.WriteByte(' ')
-				pendingSpace = false
-				if left--; left == 0 {
-					break
-				}
-			}
-			if left > 0 && j-i > left {
-				j = i + left
-			}
-			b.WriteString(s[i:j])
-			if left > 0 {
-				left -= j - i
-			}
-			i = j
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:]) // RuneError for an invalid byte
-		i += size
-		if breaksLine(r) || unicode.IsSpace(r) {
-			pendingSpace = b.Len() > 0
-			continue
-		}
-		if pendingSpace {
-			b.WriteByte(' ')
-			pendingSpace = false
-			if left--; left == 0 {
-				break
-			}
-		}
-		b.WriteRune(r)
-		if left > 0 {
-			left--
-		}
-	}
-	return strings.TrimRight(b.String(), " ")
-}
-
-// breaksLine reports runes that could end or corrupt a manifest line:
-// C0/C1 controls (newline, CR, NEL, …) and the Unicode line and paragraph
-// separators.
-func breaksLine(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
-}
+func flatten(s string, maxRunes int) string { l, _ := memory.OneLine(s, maxRunes); return l }
 
 // Text is the manifest as sent to the selector: complete lines, each ending
 // in a newline, at most MaxManifestBytes in all.

@@ -116,7 +116,7 @@ func TestManifestPackingProperties(t *testing.T) {
 			if id, ok := m.Lookup(key); !ok || id != d.ID {
 				t.Fatalf("Lookup(%q) = %q, %v; want %q", key, id, ok, d.ID)
 			}
-			if strings.ContainsFunc(key, breaksLine) {
+			if strings.ContainsFunc(key, memory.BreaksLine) {
 				t.Fatalf("key %q can break a line", key)
 			}
 			// A complete line: prefix, key, time, optional description,
@@ -152,35 +152,6 @@ func TestManifestPackingProperties(t *testing.T) {
 					t.Fatalf("line %d: description cut at %d runes, not at %d", i, n, MaxDescriptionRunes)
 				}
 			}
-		}
-	})
-}
-
-// refOneLine is a plain restatement of oneLine: split on white space and
-// line-breaking runes (each invalid byte decoding to U+FFFD), join with
-// single spaces.
-func refOneLine(s string) string {
-	var rs []rune
-	for _, r := range s {
-		rs = append(rs, r)
-	}
-	return strings.Join(strings.FieldsFunc(string(rs), func(r rune) bool {
-		return breaksLine(r) || unicode.IsSpace(r)
-	}), " ")
-}
-
-// TestFlattenMatchesReference checks the optimised flattening against the
-// plain one, with and without a rune limit.
-func TestFlattenMatchesReference(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := textGen(700).Draw(t, "s")
-		n := rapid.IntRange(-1, 600).Draw(t, "maxRunes")
-		want := refOneLine(s)
-		if n >= 0 && utf8.RuneCountInString(want) > n {
-			want = strings.TrimRight(string([]rune(want)[:n]), " ")
-		}
-		if got := flatten(s, n); got != want {
-			t.Fatalf("flatten(%q, %d) = %q, want %q", s, n, got, want)
 		}
 	})
 }

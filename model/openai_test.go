@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 const testAPIKey = "sk-test-SECRET-0123456789"
@@ -174,7 +175,7 @@ func TestOpenAIRequestBody(t *testing.T) {
 func TestOpenAIThroughSettle(t *testing.T) {
 	m, ids := fixture()
 	fallback := func(kind ErrorKind, err error) Outcome {
-		return Outcome{Strategy: StrategyHeuristic, ErrKind: kind, Err: err}
+		return Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: kind, Err: err}
 	}
 	const limit = 2048
 	padded := func(n int) string { // a valid completion padded to n bytes
@@ -187,11 +188,11 @@ func TestOpenAIThroughSettle(t *testing.T) {
 		want  Outcome
 	}{
 		{"normal", reply{200, completion(`{"selected_memories":["project/d.md","project/a.md"]}`)},
-			Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[3], ids[0]}}},
-		{"empty selection", reply{200, completion(`{"selected_memories":[]}`)}, Outcome{Strategy: StrategyNone}},
+			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[3], ids[0]}}},
+		{"empty selection", reply{200, completion(`{"selected_memories":[]}`)}, Outcome{Strategy: telemetry.StrategyNone}},
 		{"fenced content tolerated", reply{200, completion("```json\n{\"selected_memories\":[\"project/c.md\"]}\n```")},
-			Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[2]}}},
-		{"response exactly at the size limit", reply{200, padded(limit)}, Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[0]}}},
+			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[2]}}},
+		{"response exactly at the size limit", reply{200, padded(limit)}, Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[0]}}},
 		{"response one byte over the limit", reply{200, padded(limit + 1)}, fallback(ErrorResponseTooLarge, ErrResponseTooLarge)},
 		{"oversized response", reply{200, completion(`{"selected_memories":["` + strings.Repeat("x", 1<<20) + `"]}`)},
 			fallback(ErrorResponseTooLarge, ErrResponseTooLarge)},
@@ -252,7 +253,7 @@ func TestOpenAIRequestTooLarge(t *testing.T) {
 	srv, hits := serve(t, reply{200, completion(`{"selected_memories":[]}`)})
 	sel := mustOpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), MaxRequestBytes: 1024})
 	got := Settle(context.Background(), sel, Request{Query: "q", Manifest: m})
-	checkOutcome(t, got, Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorRequestTooLarge, Err: ErrRequestTooLarge})
+	checkOutcome(t, got, Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorRequestTooLarge, Err: ErrRequestTooLarge})
 	if hits.Load() != 0 {
 		t.Errorf("an oversized request was sent")
 	}

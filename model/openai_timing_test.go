@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // pipeListener is an in-memory listener built on net.Pipe. A connection
@@ -86,7 +87,7 @@ func pipeServer(handler http.HandlerFunc) (Selector, func()) {
 func TestOpenAISlowAndHanging(t *testing.T) {
 	m, ids := fixture()
 	answer := completion(`{"selected_memories":["project/e.md"]}`)
-	timeout := Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}
+	timeout := Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}
 	tests := []struct {
 		name         string
 		delay        time.Duration // before the headers
@@ -95,8 +96,8 @@ func TestOpenAISlowAndHanging(t *testing.T) {
 		want         Outcome
 		wantDuration time.Duration
 	}{
-		{"typical round trip", time.Second, false, false, Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[4]}}, time.Second},
-		{"slow but inside the ceiling", 29 * time.Second, false, false, Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[4]}}, 29 * time.Second},
+		{"typical round trip", time.Second, false, false, Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[4]}}, time.Second},
+		{"slow but inside the ceiling", 29 * time.Second, false, false, Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[4]}}, 29 * time.Second},
 		{"slower than the ceiling", 45 * time.Second, false, false, timeout, SelectorTimeout},
 		{"hangs before the headers", 0, false, true, timeout, SelectorTimeout},
 		{"hangs mid-body", 0, true, true, timeout, SelectorTimeout},

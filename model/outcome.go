@@ -4,12 +4,16 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // Outcome is how one selector call settled, after validation and policy.
 type Outcome struct {
-	// Strategy says where Docs came from.
-	Strategy Strategy
+	// Strategy says where the selection comes from: the model's answer,
+	// nothing, or the caller's lexical ranking (heuristic). It is the
+	// telemetry enum itself, so a plan's trace, its telemetry and its
+	// injections name strategies with one type.
+	Strategy telemetry.Strategy
 	// Docs are the model's valid answer, in answer order; empty unless
 	// Strategy is StrategyModel (for StrategyHeuristic the caller uses its
 	// lexical ranking).

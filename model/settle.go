@@ -6,30 +6,31 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // Settle asks sel to choose from req.Manifest under the SelectorTimeout
 // ceiling and applies the policy of spec §4.5:
 //
 //   - caller's ctx ends (before or during the call) → Cancelled, nothing
-//     selected, StrategyNone, whatever the selector returned;
-//   - sel is nil (deterministic-only host) → StrategyHeuristic, ErrKind
+//     selected, telemetry.StrategyNone, whatever the selector returned;
+//   - sel is nil (deterministic-only host) → telemetry.StrategyHeuristic, ErrKind
 //     ErrorNone, no call;
-//   - the manifest is empty → StrategyNone, no call (no answer could be
+//   - the manifest is empty → telemetry.StrategyNone, no call (no answer could be
 //     valid, and the lexical ranking holds the same candidates);
-//   - an error, a panic or the ceiling → StrategyHeuristic, ErrKind and
+//   - an error, a panic or the ceiling → telemetry.StrategyHeuristic, ErrKind and
 //     Err set;
 //   - an answer with more than the limit, a key outside the manifest or a
-//     repeated key → StrategyHeuristic with ErrTooMany, ErrUnknownDocument
+//     repeated key → telemetry.StrategyHeuristic with ErrTooMany, ErrUnknownDocument
 //     or ErrDuplicate;
-//   - an empty answer → StrategyNone, nothing selected;
-//   - otherwise StrategyModel with the answer's IDs in answer order.
+//   - an empty answer → telemetry.StrategyNone, nothing selected;
+//   - otherwise telemetry.StrategyModel with the answer's IDs in answer order.
 //
 // The selector sees req with Limit set to the effective limit. Settle
 // returns by the ceiling even if sel ignores its context: the call runs on
 // its own goroutine, which is left to finish on its own in that case.
 //
-// StrategyHeuristic carries no documents: the caller falls back to its own
+// telemetry.StrategyHeuristic carries no documents: the caller falls back to its own
 // lexical ranking. In memrecall the fsm does, with the top MaxRelevantDocs
 // of the ranking it already holds (spec §4.5), so the fallback is computed
 // in one place.
@@ -46,13 +47,13 @@ func settle(parent context.Context, sel Selector, req Request) Outcome {
 	}
 	req.Limit = req.EffectiveLimit()
 	heuristic := func(err error, kind ErrorKind) Outcome {
-		return Outcome{Strategy: StrategyHeuristic, ErrKind: kind, Err: err}
+		return Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: kind, Err: err}
 	}
 	if sel == nil {
 		return heuristic(nil, ErrorNone)
 	}
 	if req.Manifest.Len() == 0 {
-		return Outcome{Strategy: StrategyNone}
+		return Outcome{Strategy: telemetry.StrategyNone}
 	}
 
 	ctx, cancel := context.WithTimeout(parent, SelectorTimeout)
@@ -93,9 +94,9 @@ func settle(parent context.Context, sel Selector, req Request) Outcome {
 		return heuristic(err, ErrorKindOf(err))
 	}
 	if len(ids) == 0 {
-		return Outcome{Strategy: StrategyNone}
+		return Outcome{Strategy: telemetry.StrategyNone}
 	}
-	return Outcome{Strategy: StrategyModel, Docs: ids}
+	return Outcome{Strategy: telemetry.StrategyModel, Docs: ids}
 }
 
 // Validate maps an answer's keys to document IDs, in answer order. It fails

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // TestSettleProperties checks Settle against a plain model of the spec §4.5
@@ -43,15 +44,15 @@ func TestSettleProperties(t *testing.T) {
 		}
 		switch {
 		case n == 0 || (valid && len(answer) == 0):
-			if out.Strategy != StrategyNone || len(out.Docs) != 0 || out.Err != nil {
+			if out.Strategy != telemetry.StrategyNone || len(out.Docs) != 0 || out.Err != nil {
 				t.Fatalf("want nothing selected, got %+v", out)
 			}
 		case valid:
-			if out.Strategy != StrategyModel || !slices.Equal(out.Docs, ids) || out.Err != nil {
+			if out.Strategy != telemetry.StrategyModel || !slices.Equal(out.Docs, ids) || out.Err != nil {
 				t.Fatalf("want model %v, got %+v", ids, out)
 			}
 		default:
-			if out.Strategy != StrategyHeuristic || len(out.Docs) != 0 || out.Err == nil || out.ErrKind == ErrorNone {
+			if out.Strategy != telemetry.StrategyHeuristic || len(out.Docs) != 0 || out.Err == nil || out.ErrKind == ErrorNone {
 				t.Fatalf("want heuristic with no documents and an error, got %+v", out)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // fixture returns a manifest of seven project documents a.md … g.md and
@@ -38,33 +39,33 @@ func TestSettle(t *testing.T) {
 		want     Outcome // Err compared with errors.Is, Duration ignored
 	}{
 		{"valid answer, answer order kept", Scripted{Answer: []string{"project/c.md", "project/a.md"}}, m, 0,
-			Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[2], ids[0]}}},
+			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[2], ids[0]}}},
 		{"full answer at the limit", Scripted{Answer: []string{"project/g.md", "project/f.md", "project/e.md", "project/d.md", "project/c.md"}}, m, 0,
-			Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[6], ids[5], ids[4], ids[3], ids[2]}}},
-		{"nil answer selects nothing", Scripted{}, m, 0, Outcome{Strategy: StrategyNone}},
-		{"empty answer selects nothing", Scripted{Answer: []string{}}, m, 0, Outcome{Strategy: StrategyNone}},
+			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[6], ids[5], ids[4], ids[3], ids[2]}}},
+		{"nil answer selects nothing", Scripted{}, m, 0, Outcome{Strategy: telemetry.StrategyNone}},
+		{"empty answer selects nothing", Scripted{Answer: []string{}}, m, 0, Outcome{Strategy: telemetry.StrategyNone}},
 		{"too many", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/c.md", "project/d.md", "project/e.md", "project/f.md"}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
 		{"too many for a custom limit; fallback cut to it", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/c.md"}}, m, 2,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
 		{"unknown key", Scripted{Answer: []string{"project/a.md", "project/zzz.md"}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
 		{"absolute ID is not a manifest key", Scripted{Answer: []string{string(ids[0])}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
 		{"duplicate", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/a.md"}}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorDuplicate, Err: ErrDuplicate}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorDuplicate, Err: ErrDuplicate}},
 		{"malformed", Scripted{Err: fmt.Errorf("%w: bad", ErrMalformed)}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorMalformed, Err: ErrMalformed}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorMalformed, Err: ErrMalformed}},
 		{"http status", Scripted{Err: statusErr}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorHTTPStatus, Err: ErrStatus}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorHTTPStatus, Err: ErrStatus}},
 		{"unclassified error", Scripted{Err: errors.New("host selector broke")}, m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorOther}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorOther}},
 		{"panic is recovered", SelectorFunc(func(context.Context, Request) ([]string, error) { panic("boom") }), m, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorPanic, Err: ErrPanic}},
-		{"nil selector: deterministic only", nil, m, 0, Outcome{Strategy: StrategyHeuristic}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorPanic, Err: ErrPanic}},
+		{"nil selector: deterministic only", nil, m, 0, Outcome{Strategy: telemetry.StrategyHeuristic}},
 		{"empty manifest: nothing to choose from", Scripted{Answer: []string{"project/a.md"}}, BuildManifest(nil), 0,
-			Outcome{Strategy: StrategyNone}},
-		{"nil manifest", Scripted{Answer: []string{"project/a.md"}}, nil, 0, Outcome{Strategy: StrategyNone}},
+			Outcome{Strategy: telemetry.StrategyNone}},
+		{"nil manifest", Scripted{Answer: []string{"project/a.md"}}, nil, 0, Outcome{Strategy: telemetry.StrategyNone}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestSettleDoesNotCallNeedlessly(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got := Settle(ctx, counting, Request{Manifest: m}); !got.Cancelled || got.Strategy != StrategyNone || got.Docs != nil {
+	if got := Settle(ctx, counting, Request{Manifest: m}); !got.Cancelled || got.Strategy != telemetry.StrategyNone || got.Docs != nil {
 		t.Errorf("cancelled before the call: %+v", got)
 	}
 	Settle(context.Background(), counting, Request{Manifest: BuildManifest(nil)})
@@ -122,7 +123,7 @@ func TestSettlePassesEffectiveLimit(t *testing.T) {
 	if seen.Limit != DefaultLimit || seen.Query != "deploy" || seen.Manifest != m || len(seen.RecentTools) != 1 {
 		t.Errorf("selector saw %+v", seen)
 	}
-	if got.Strategy != StrategyHeuristic || got.Docs != nil || got.ErrKind != ErrorOther {
+	if got.Strategy != telemetry.StrategyHeuristic || got.Docs != nil || got.ErrKind != ErrorOther {
 		t.Errorf("a failed call settled as %+v, want heuristic with no documents", got)
 	}
 }
@@ -138,11 +139,11 @@ func TestSettleTiming(t *testing.T) {
 		wantDuration time.Duration
 	}{
 		{"answer just inside the ceiling", Delayed{Inner: answer, Delay: SelectorTimeout - time.Millisecond}, 0,
-			Outcome{Strategy: StrategyModel, Docs: []memory.ID{ids[1]}}, SelectorTimeout - time.Millisecond},
+			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[1]}}, SelectorTimeout - time.Millisecond},
 		{"answer after the ceiling", Delayed{Inner: answer, Delay: SelectorTimeout + time.Second}, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
 		{"selector ignoring its context is abandoned at the ceiling", nil, 0,
-			Outcome{Strategy: StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
 		{"caller cancels mid-call", Delayed{Inner: answer, Delay: 10 * time.Second}, time.Second,
 			Outcome{Cancelled: true}, time.Second},
 		{"caller cancels while a context-ignoring selector runs", nil, 2 * time.Second,

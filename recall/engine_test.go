@@ -75,7 +75,7 @@ func TestFastThenRefinedAtToolResult(t *testing.T) {
 			"delivery phase=fast point=initial strategy=heuristic docs=2 latency=0s",
 			"delivery phase=refined point=tool_result strategy=model docs=2 latency=0s",
 		)
-		if tr := p.Trace(); tr.Strategy != model.StrategyModel || tr.ManifestDocs != 8 || tr.Scanned != 8 || len(tr.Ranked) != 6 {
+		if tr := p.Trace(); tr.Strategy != telemetry.StrategyModel || tr.ManifestDocs != 8 || tr.Scanned != 8 || len(tr.Ranked) != 6 {
 			t.Errorf("trace: %+v", tr)
 		}
 	})
@@ -320,7 +320,7 @@ func TestSelectorFailuresFallBackToHeuristic(t *testing.T) {
 				checkInjection(t, "initial", p.Initial(t.Context()), f.ids("deploy-1", "deploy-2"), telemetry.PhaseFast, telemetry.StrategyHeuristic)
 				<-p.Settled()
 				checkInjection(t, "tool result", p.ToolResult(), f.ids("deploy-3", "deploy-4", "deploy-5"), telemetry.PhaseRefined, telemetry.StrategyHeuristic)
-				if tr := p.Trace(); tr.ErrKind != tt.kind || tr.Strategy != model.StrategyHeuristic {
+				if tr := p.Trace(); tr.ErrKind != tt.kind || tr.Strategy != telemetry.StrategyHeuristic {
 					t.Errorf("trace: err kind %s strategy %s, want %s heuristic", tr.ErrKind, tr.Strategy, tt.kind)
 				}
 				sel := rec.Selections()

@@ -4,24 +4,25 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/memrecall/memrecall/fsm"
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/model"
 )
 
 // Prompt bounds (spec §5.7). They are internal constants, not options:
 // a host that could raise them could also break the promise that every
 // prompt is bounded.
 const (
-	// MaxPromptDocs is the most documents one injected prompt holds
-	// (MAX_RELEVANT_DOCS). It bounds a prompt, not a turn: a fast delivery
-	// of two and a disjoint refined delivery of five may both happen in one
-	// turn.
-	MaxPromptDocs = 5
+	// MaxPromptDocs is the most documents one injected prompt holds: the
+	// lifecycle's cap, fsm.MaxRelevantDocs, declared there once. It bounds
+	// a prompt, not a turn: a fast delivery of two and a disjoint refined
+	// delivery of five may both happen in one turn.
+	MaxPromptDocs = fsm.MaxRelevantDocs
 	// MaxFastDocs is the most documents of a fast (deterministic)
-	// delivery (MAX_FAST_RECALL_DOCS).
-	MaxFastDocs = 2
+	// delivery: fsm.MaxFastDocs.
+	MaxFastDocs = fsm.MaxFastDocs
 	// MaxPromptBytes is the aggregate byte budget of one injected text.
 	// Five ASCII documents with full 1,200-character bodies and 512-character
 	// descriptions take about 10 KiB, so the budget only bites on long
@@ -54,7 +55,7 @@ func promptBudget(n int) int {
 // what lets the renderer promise that every document it is given appears.
 const (
 	maxTitleRunes = 200
-	maxDescRunes  = 512
+	maxDescRunes  = model.MaxDescriptionRunes // the manifest's cut, so both show the same description
 	maxPathBytes  = 300
 )
 
@@ -258,21 +259,15 @@ func cutRunes(s string, n int) (string, bool) {
 	return s[:i], i < len(s)
 }
 
-// oneLine flattens a frontmatter value for a heading or description line:
-// control characters (a `\n` escape can put a newline in a quoted value)
-// become spaces, so a title cannot start a heading of its own, and the
-// result is cut at n runes with an ellipsis.
+// oneLine flattens a frontmatter value for a heading or description line
+// with memory.OneLine, the manifest's flattener, so a title cannot start a
+// heading of its own; a value cut at n runes ends with an ellipsis.
 func oneLine(s string, n int) string {
-	s = strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s))
-	if out, cut := cutRunes(s, n); cut {
+	out, cut := memory.OneLine(s, n)
+	if cut {
 		return out + "…"
 	}
-	return s
+	return out
 }
 
 // displayPath shows a scope-relative path on one line; a path longer than

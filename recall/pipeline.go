@@ -9,6 +9,7 @@ import (
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/score"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // syncScanMaxFiles decides how fresh a query's view of the tree is. When
@@ -123,7 +124,7 @@ func (e *Engine) run(p *Plan) {
 	if e.selector == nil {
 		// Deterministic only: the lexical top five are the result, settled
 		// in the same step so the initial point sees it.
-		p.trace.Strategy = model.StrategyHeuristic
+		p.trace.Strategy = telemetry.StrategyHeuristic
 		p.trace.Settle = time.Since(p.start)
 		e.applyLocked(p, fsm.SelectorFailed(p.id, e.now(), 0))
 	}
@@ -147,7 +148,7 @@ func (e *Engine) run(p *Plan) {
 	}
 	var ev fsm.Event
 	switch out.Strategy {
-	case model.StrategyModel, model.StrategyNone:
+	case telemetry.StrategyModel, telemetry.StrategyNone:
 		chosen := make([]fsm.DocID, len(out.Docs))
 		for i, id := range out.Docs {
 			chosen[i] = fsm.DocID(id)

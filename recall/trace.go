@@ -6,6 +6,7 @@ import (
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/score"
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // Trace is what a plan did, for diagnostics (the memrecall query command,
@@ -30,7 +31,7 @@ type Trace struct {
 	// its raw error, for debugging only. Selected is the model's valid
 	// answer; under StrategyHeuristic it is empty and the plan falls back
 	// to the top five of Ranked (the fsm applies the fallback).
-	Strategy model.Strategy
+	Strategy telemetry.Strategy
 	Selected []memory.ID
 	ErrKind  model.ErrorKind
 	Err      error

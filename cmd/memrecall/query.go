@@ -189,7 +189,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	if selName == "" {
 		fmt.Fprintf(w, "Selector: none configured (set %s and %s): deterministic only, the lexical top five\n", envBaseURL, envModel)
 	} else {
-		if tr.Strategy == model.StrategyHeuristic {
+		if tr.Strategy == telemetry.StrategyHeuristic {
 			fmt.Fprintf(w, "Selector: %s → strategy %s, the lexical top five", selName, tr.Strategy)
 		} else {
 			fmt.Fprintf(w, "Selector: %s → strategy %s, chose %d", selName, tr.Strategy, len(tr.Selected))
