@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"unicode"
+	"unsafe"
 )
 
 // A snapshot is the catalog's parsed documents and the file keys they were
@@ -360,7 +361,7 @@ func encodeSnapshot(tag string, roots [2]string, recs []snapRecord) []byte {
 }
 
 // snapReader decodes a snapshot's fields from one string, so every string
-// of the result is a substring of it (one allocation for the whole file).
+// of the result is a substring of it (no allocation per field).
 type snapReader struct {
 	s   string
 	err error
@@ -421,6 +422,10 @@ const minSnapRecord = 3 + 2 + 5 + 3
 // Every record is checked: its scope and type valid, its path its root
 // joined with its relative path, its key that of a regular file; a
 // snapshot with any bad record is ignored whole.
+//
+// The records' strings share data's memory (no copy of a snapshot that can
+// be tens of megabytes): the caller hands data over and never writes to it
+// again.
 func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, error) {
 	head := len(snapshotMagic) + 4
 	if len(data) < head || string(data[:len(snapshotMagic)]) != snapshotMagic {
@@ -429,7 +434,8 @@ func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, err
 	if crc32.Checksum(data[head:], castagnoli) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
 		return nil, ErrSnapshotCorrupt
 	}
-	r := &snapReader{s: string(data[head:])}
+	rest := data[head:]
+	r := &snapReader{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
 	if h := r.str(); r.err == nil && h != snapshotHeader(tag) {
 		return nil, ErrSnapshotVersion
 	}
