@@ -144,6 +144,32 @@ func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool)
 	return m, true
 }
 
+// startDaemon runs `memrecall daemon` in the foreground for m's HOME and
+// runtime directory, waits until its socket answers, and kills it at the
+// end of the test.
+func startDaemon(t *testing.T, m *memrecallSetup) *exec.Cmd {
+	t.Helper()
+	daemon := exec.Command(m.bin, "daemon")
+	daemon.Env = append([]string{"HOME=" + m.home, "PATH=" + os.Getenv("PATH")}, m.Env...)
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
+	status := func() error {
+		cmd := exec.Command(m.bin, "status")
+		cmd.Env = daemon.Env
+		return cmd.Run()
+	}
+	for range 100 {
+		if status() == nil {
+			return daemon
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("the daemon did not answer `memrecall status` within 10 s")
+	return nil
+}
+
 // withMemrecall is memrecallFor that skips the test when the hook command
 // is not in this build, and stops the daemon at the end of the test.
 func withMemrecall(t *testing.T, w *World, pick []string) *memrecallSetup {
@@ -285,7 +311,6 @@ func TestRecallToolUsing(t *testing.T) {
 func TestRecallNoCrossSession(t *testing.T) {
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
-			t.Parallel()
 			requireAgent(t, a)
 			dir := t.TempDir()
 			project, user := exampleTrees(t, a)
@@ -306,6 +331,10 @@ func TestRecallNoCrossSession(t *testing.T) {
 			// One user: one HOME, so one settings file, one config and one
 			// daemon serve both projects.
 			m := withMemrecall(t, wa, []string{"release-freeze-q4.md", "freeze-mobile.md"})
+			// A daemon already running, as it is once the user has worked
+			// for a while: both sessions' hooks then talk to this one.
+			// (Two hooks racing to start one are the daemon's own tests.)
+			startDaemon(t, m)
 			prompt := "how do we deploy during the release freeze?"
 			var wg sync.WaitGroup
 			results := make([]*Result, 2)
@@ -359,14 +388,9 @@ func TestRecallFailOpen(t *testing.T) {
 			t.Run("daemon killed mid-turn", func(t *testing.T) {
 				w := newWorld(t, a, "billing-api")
 				m := withMemrecall(t, w, sc.pick)
-				// This test's own daemon, in the foreground, so it can be
-				// killed: the hooks find it running and use it.
-				daemon := exec.Command(m.bin, "daemon")
-				daemon.Env = append([]string{"HOME=" + w.Home, "PATH=" + os.Getenv("PATH")}, m.Env...)
-				if err := daemon.Start(); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = daemon.Process.Kill(); _ = daemon.Wait() })
+				// This test's own daemon, so it can be killed: the hooks
+				// find it running and use it.
+				daemon := startDaemon(t, m)
 				script := toolScript(a, sc.pick)
 				// Killed as the model "thinks" before its tool call: after
 				// the first request, before the tool result.
@@ -445,11 +469,11 @@ func TestClaudeNoRerun(t *testing.T) {
 		if tools {
 			script = toolScript(a, sc.pick)
 		}
-		native := newWorld(t, a, "billing-api")
-		resNative := do(t, Run{World: native, Prompt: sc.prompt, Tools: tools, Script: script})
 		w := newWorld(t, a, "billing-api")
 		m := withMemrecall(t, w, sc.pick)
 		res := do(t, Run{World: w, Prompt: sc.prompt, Tools: tools, Script: script, Env: m.Env})
+		native := newWorld(t, a, "billing-api")
+		resNative := do(t, Run{World: native, Prompt: sc.prompt, Tools: tools, Script: script})
 		if got, want := len(res.Requests), len(resNative.Requests); got != want {
 			t.Errorf("tools=%v: %d model requests with memrecall, %d without", tools, got, want)
 		}

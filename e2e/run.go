@@ -157,7 +157,8 @@ type Run struct {
 	// directory, its config, …).
 	Env []string
 	// Timeout bounds the whole turn; the agent's process group is killed
-	// when it passes. Default 150 s.
+	// when it passes. Default 300 s (a loaded 2-core machine has taken
+	// 150 s for one Qwen Code turn).
 	Timeout time.Duration
 	// AgentsDir is where the agents are installed (default AgentsDir()).
 	AgentsDir string
@@ -197,7 +198,7 @@ func (r Run) Do(ctx context.Context) (*Result, error) {
 	defer srv.Close()
 	timeout := r.Timeout
 	if timeout <= 0 {
-		timeout = 150 * time.Second
+		timeout = 300 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
