@@ -536,3 +536,28 @@ func TestClaudeAnswerFitsItsBudget(t *testing.T) {
 		t.Fatalf("context bytes %v: claude must fit %d and be cut below gemini's", sizes, agent.PromptBudget(agent.Claude))
 	}
 }
+
+// TestStatusHasNoText: status names sessions and corpora by hashes and
+// counts; no prompt, memory text, title, path or session id appears.
+func TestStatusHasNoText(t *testing.T) {
+	tree := copyTree(t)
+	opts := claudeOpts(t, tree)
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	warm(t, s, "claude")
+	s.Handle(event("claude", "secret-session-id", "UserPromptSubmit", prompt("deploy checklist zebracorn")))
+	st := s.Status()
+	if len(st.Sessions) != 2 || len(st.Corpora) != 1 || st.Corpora[0].Docs == 0 {
+		t.Fatalf("status does not show the sessions and corpus: %+v", st)
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := []string{"zebracorn", "deploy", "checklist", "Deploy", "secret-session-id", tree, filepath.Base(tree), ".md", "/"}
+	for _, f := range forbidden {
+		if strings.Contains(string(raw), f) {
+			t.Errorf("status contains %q: %s", f, raw)
+		}
+	}
+}
