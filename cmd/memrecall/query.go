@@ -56,7 +56,7 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
 		return 2
 	}
-	roots, why, err := dirs.roots()
+	roots, why, err := dirs.resolveRoots()
 	if err != nil {
 		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
 		return 1

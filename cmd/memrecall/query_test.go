@@ -123,12 +123,11 @@ func TestQueryCommandArguments(t *testing.T) {
 func TestQueryCommandMissingRoot(t *testing.T) {
 	t.Setenv(envBaseURL, "")
 	var out, errb bytes.Buffer
-	if code := runQuery([]string{"anything", "--project", t.TempDir() + "/missing"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	missing := t.TempDir() + "/missing"
+	if code := runQuery([]string{"anything", "--project", missing}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %q", code, errb.String())
 	}
-	for _, want := range []string{"Initial prompt: nothing injected", "0 lexical matches among 0 documents", "root_missing=1"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
+	if want := "memrecall query: no memory to read: project memory " + missing + " does not exist\n"; errb.String() != want || out.Len() != 0 {
+		t.Errorf("stderr %q, stdout %q; want only %q", errb.String(), out.String(), want)
 	}
 }

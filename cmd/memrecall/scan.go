@@ -20,7 +20,7 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	roots, why, err := dirs.roots()
+	roots, why, err := dirs.resolveRoots()
 	if err != nil {
 		fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
 		return 1
