@@ -42,7 +42,8 @@ func TestPrepareAllocsBoundedByWindow(t *testing.T) {
 		d := doc("a", memory.TypeProject, "t", "d", body, 0)
 		ix := NewIndex()
 		ix.Warm([]*memory.Document{doc("b", memory.TypeProject, "alpha beta gamma delta", "", "", 0)})
-		direct := testing.AllocsPerRun(10, func() { scoreDirect(&q, d, &ix.keyBuf) })
+		var masks [MaxQueryTokens]field
+		direct := testing.AllocsPerRun(10, func() { scoreDirect(&q, d, &ix.keyBuf, &masks) })
 		indexed := testing.AllocsPerRun(10, func() {
 			ix.add(d)
 			delete(ix.entries, d)

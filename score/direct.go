@@ -47,7 +47,7 @@ func nonWordBytes(x uint64) uint64 {
 	return ^(lower | digit) & high
 }
 
-// scoreASCII is scoreTokens for a document whose normalised fields are all
+// scoreASCII is scoreDirect's general path for a document whose normalised fields are all
 // ASCII (most memory text): the same tokens, found by a loop over bytes
 // instead of the general tokenizer with its per-rune classification and
 // per-token callbacks, and the same test per token (the query's prefilter,
@@ -58,17 +58,14 @@ func nonWordBytes(x uint64) uint64 {
 // The tokens of ASCII text (see forEachTokenOf) are every word run of at
 // least minWordRunes bytes and every chain of two or more runs joined by
 // single underscores (create_issue), whatever the runs' lengths.
-func scoreASCII(q *Query, text *docText, buf *[]string) int32 {
-	var masks [MaxQueryTokens]field
+func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]field) {
 	check := func(tok string, f field) {
 		if !q.mayMatch(tok) {
 			return
 		}
 		*buf = appendKeys((*buf)[:0], tok)
 		for _, k := range *buf {
-			if i, ok := q.position(k); ok {
-				masks[i] |= f
-			}
+			q.apply(masks, k, f)
 		}
 	}
 	for fi, s := range text {
@@ -98,9 +95,4 @@ func scoreASCII(q *Query, text *docText, buf *[]string) int32 {
 			parts = 0
 		}
 	}
-	var score int32
-	for _, m := range masks[:len(q.tokens)] {
-		score += fieldWeight[m]
-	}
-	return score
 }

@@ -56,10 +56,9 @@ func TestPropScoreASCIIEqualsTokens(t *testing.T) {
 		if text != normalizedText(d) {
 			t.Fatalf("normalizedTextASCII %q, normalizedText %q", text, normalizedText(d))
 		}
-		var buf []string
-		got, want := scoreASCII(&q, &text, &buf), scoreTokens(&q, &text, &buf)
+		got, want := asciiMasks(&q, &text), tokenMasks(&q, &text)
 		if got != want {
-			t.Fatalf("query %q: byte loop scores %d, tokens %d (doc %+v)", q.Tokens(), got, want, d)
+			t.Fatalf("query %q: byte loop masks %v, tokens %v (doc %+v)", q.Tokens(), got, want, d)
 		}
 	})
 }
@@ -91,8 +90,13 @@ func TestScoreASCIICases(t *testing.T) {
 		q := NewQuery(c.query, nil)
 		d := &memory.Document{Body: c.body}
 		text, _ := normalizedTextASCII(d)
-		var buf []string
-		if got, tok := scoreASCII(&q, &text, &buf), scoreTokens(&q, &text, &buf); got != c.want || tok != c.want {
+		score := func(m [MaxQueryTokens]field) (s int32) {
+			for _, x := range m {
+				s += fieldPoints[x] / pointsPerWeight
+			}
+			return s
+		}
+		if got, tok := score(asciiMasks(&q, &text)), score(tokenMasks(&q, &text)); got != c.want || tok != c.want {
 			t.Errorf("query %q in %q: byte loop %d, tokens %d, want %d", c.query, c.body, got, tok, c.want)
 		}
 	}
@@ -132,4 +136,18 @@ func TestWordRunEndEveryByte(t *testing.T) {
 			}
 		}
 	}
+}
+
+// asciiMasks and tokenMasks are the token masks of the byte loop and of
+// the general tokenizer.
+func asciiMasks(q *Query, text *docText) (m [MaxQueryTokens]field) {
+	var buf []string
+	scoreASCII(q, text, &buf, &m)
+	return m
+}
+
+func tokenMasks(q *Query, text *docText) (m [MaxQueryTokens]field) {
+	var buf []string
+	text.forEachKey(q, &buf, func(k string, f field) { q.apply(&m, k, f) })
+	return m
 }

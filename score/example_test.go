@@ -31,6 +31,6 @@ func Example() {
 	// Output:
 	// tokens: [deploy サー ーバ バー create issue create_issue]
 	// kept: 3 of 4
-	// 13 サーバー.md
-	// 5 deploy.md
+	// 30984 サーバー.md
+	// 7080 deploy.md
 }

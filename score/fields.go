@@ -1,30 +1,61 @@
 package score
 
-// field is a bit for each scored part of a document.
+// field is a bit for each scored part of a document, and the same bits
+// shifted by foldShift for a match through a folded key (see fold): a
+// token's match in one document is a fieldMask.
 type field uint8
 
 const (
 	fieldTitle field = 1 << iota
 	fieldDescription
 	fieldBody
+	// fieldFar is the body past the window a prompt shows (see
+	// BodyWindow): matched, but weighed less.
+	fieldFar
 )
 
-// Field weights per matching query token (spec §3.5).
+// foldShift moves exact field bits to the bits of a folded match.
+const foldShift = 4
+
+// exactBits selects the exact-match bits of a mask.
+const exactBits field = 1<<foldShift - 1
+
+// folded turns a mask into a folded match of the same fields.
+func folded(m field) field { return (m | m<<foldShift) &^ exactBits }
+
+// Field weights per matching query token (spec §3.5): what a token earns, at
+// an inverse document frequency of one, from each field it matches.
 const (
 	TitleWeight       = 4
 	DescriptionWeight = 3
 	BodyWeight        = 1
 )
 
-// fieldWeight is the score one query token earns from the fields it
-// matches, indexed by their mask.
-var fieldWeight = [8]int32{
-	0,
-	TitleWeight,
-	DescriptionWeight,
-	TitleWeight + DescriptionWeight,
-	BodyWeight,
-	TitleWeight + BodyWeight,
-	DescriptionWeight + BodyWeight,
-	TitleWeight + DescriptionWeight + BodyWeight,
-}
+// Weights in eighths, the unit of fieldPoints: the body past the window
+// weighs half the body, and a match through a folded key three quarters
+// of the exact one (docs/decisions/0206-evidence.md).
+const (
+	pointsPerWeight = 8
+	farPoints       = pointsPerWeight * BodyWeight / 2
+	foldNumerator   = 3
+	foldDenominator = 4
+)
+
+// fieldPoints is what a token earns from the fields of its mask, in
+// eighths of a weight: each field it matches exactly earns its weight, each
+// it matches only through a folded key three quarters of it.
+var fieldPoints = func() (t [256]int32) {
+	w := [4]int32{TitleWeight * pointsPerWeight, DescriptionWeight * pointsPerWeight,
+		BodyWeight * pointsPerWeight, farPoints}
+	for m := range t {
+		for b := range 4 {
+			switch {
+			case m&(1<<b) != 0:
+				t[m] += w[b]
+			case m&(1<<(b+foldShift)) != 0:
+				t[m] += w[b] * foldNumerator / foldDenominator
+			}
+		}
+	}
+	return t
+}()

@@ -59,18 +59,35 @@ type Index struct {
 	epoch         uint64
 
 	// scratch reused across calls.
-	scores []int32
 	slotOf []int32
 	fresh  []int
 	keys   []rankKey
 	keyBuf []string
-	// direct holds, per input position of a directly scored document, its
-	// field score, or noiseScore when the noise filter removes it.
-	direct []int32
+	// direct holds, per input position of a directly scored document,
+	// its row of token masks (len(q.tokens) per position); noise says the
+	// noise filter removes it.
+	direct []field
+	noise  []bool
+	// Per slot: the score and evidence of the call, how many input
+	// positions hold the slot's document, and (while one token's postings
+	// are gathered) 1 + the index of its hit.
+	scores   []int32
+	evidence []int64
+	mult     []int32
+	at       []int32
+	// hits holds every (slot, mask) a token's postings give, token after
+	// token; starts[t] is where token t's begin.
+	hits   []hit
+	starts []int
+	df     []int
+	idfBuf []int32
 }
 
-// noiseScore marks, in Index.direct, a document the noise filter removes.
-const noiseScore = -1
+// hit is one indexed document's match of one query token.
+type hit struct {
+	slot int32
+	mask field
+}
 
 type entry struct {
 	slot int32
@@ -190,30 +207,40 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	// query indexes every new document, as Warm does.
 	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
 	ix.scoreFresh(&q, docs)
+	w := ix.weighSlots(&q)
 
-	scores := ix.scoreSlots(q)
+	nt := len(q.tokens)
 	kept = make([]*memory.Document, 0, len(docs))
 	keys := ix.keys[:0]
+	var best int64
 	for i, d := range docs {
 		var score int32
+		var ev int64
 		switch s := ix.slotOf[i]; s {
 		case slotNil:
 			continue
 		case slotDirect:
-			if score = ix.direct[i]; score == noiseScore {
+			if ix.noise[i] {
 				continue
+			}
+			for t, m := range ix.direct[i*nt : (i+1)*nt] {
+				if m != 0 {
+					score += w.tokenScore(t, m)
+					ev += q.tokenEvidence(&w, t, m)
+				}
 			}
 		default:
 			p := ix.slots[s].prep
 			if p.usageOnly && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
 				continue
 			}
-			score = scores[s]
+			score, ev = ix.scores[s], ix.evidence[s]
 		}
 		kept = append(kept, d)
 		if score > 0 {
+			best = max(best, ev)
 			keys = append(keys, rankKey{
-				score: score + int32(q.typeBoostFor(d.Type)),
+				score: score + int32(boostPoints*q.typeBoostFor(d.Type)),
 				pos:   int32(i),
 				sec:   d.Modified.Unix(),
 				nsec:  int32(d.Modified.Nanosecond()),
@@ -224,7 +251,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	if len(kept) == 0 {
 		kept = nil // as RankNaive: nothing is nil, not empty
 	}
-	if len(keys) == 0 || !ix.answered(&q, docs, keys) {
+	if len(keys) == 0 || !q.answers(&w, best) {
 		return kept, nil
 	}
 	// Sorting flat keys rather than Matches keeps the comparison to a few
@@ -237,42 +264,111 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	return kept, ranked
 }
 
-// scoreSlots returns each slot's field score for q. The slice is scratch
-// owned by ix.
-func (ix *Index) scoreSlots(q Query) []int32 {
-	if cap(ix.scores) < len(ix.slots) {
-		ix.scores = make([]int32, len(ix.slots))
-	}
-	scores := ix.scores[:len(ix.slots)]
-	clear(scores)
-	for _, t := range q.tokens {
-		id, ok := ix.terms[t]
-		if !ok {
+// weighSlots gathers each query token's matches among the indexed
+// documents (ix.hits) and, with the directly scored rows, its document
+// frequency; it weighs the tokens and leaves each slot's score and
+// evidence in ix.scores and ix.evidence. Input positions count as
+// documents, as in RankNaive: a document given twice counts twice.
+func (ix *Index) weighSlots(q *Query) weighing {
+	ns, nt := len(ix.slots), len(q.tokens)
+	ix.mult = grow(ix.mult, ns)
+	ix.at = grow(ix.at, ns)
+	ix.scores = grow(ix.scores, ns)
+	ix.evidence = grow(ix.evidence, ns)
+	ix.df = grow(ix.df, nt)
+	n := 0
+	for _, s := range ix.slotOf {
+		if s == slotNil {
 			continue
 		}
+		n++
+		if s >= 0 {
+			ix.mult[s]++
+		}
+	}
+	hits, starts := ix.hits[:0], ix.starts[:0]
+	gather := func(key string, fold bool) {
+		id, ok := ix.terms[key]
+		if !ok {
+			return
+		}
 		for _, p := range ix.lists[id] {
-			if ix.slots[p.slot].gen == p.gen {
-				scores[p.slot] += fieldWeight[p.mask]
+			if ix.slots[p.slot].gen != p.gen {
+				continue
+			}
+			m := p.mask
+			if fold {
+				m = folded(m)
+			}
+			if a := ix.at[p.slot]; a != 0 {
+				hits[a-1].mask |= m
+				continue
+			}
+			hits = append(hits, hit{p.slot, m})
+			ix.at[p.slot] = int32(len(hits))
+		}
+	}
+	for t, tok := range q.tokens {
+		from := len(hits)
+		starts = append(starts, from)
+		gather(tok, false)
+		if a := q.alts[t]; a != "" {
+			gather(a, true)
+		}
+		for _, h := range hits[from:] {
+			ix.at[h.slot] = 0
+			ix.df[t] += int(ix.mult[h.slot])
+		}
+	}
+	starts = append(starts, len(hits))
+	if len(ix.fresh) > 0 && ix.slotOf[ix.fresh[0]] == slotDirect {
+		for _, i := range ix.fresh {
+			if ix.slotOf[i] != slotDirect {
+				continue
+			}
+			for t, m := range ix.direct[i*nt : (i+1)*nt] {
+				if m != 0 {
+					ix.df[t]++
+				}
 			}
 		}
 	}
-	return scores
+	w := q.weigh(n, ix.df, ix.idfBuf)
+	ix.idfBuf = w.idf
+	for t := range nt {
+		for _, h := range hits[starts[t]:starts[t+1]] {
+			ix.scores[h.slot] += w.tokenScore(t, h.mask)
+			ix.evidence[h.slot] += q.tokenEvidence(&w, t, h.mask)
+		}
+	}
+	clear(ix.mult)
+	ix.hits, ix.starts = hits, starts
+	return w
+}
+
+// grow returns s with length n, zeroed, reusing its array when it can.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // scoreFresh scores the documents sync left unindexed (ix.fresh, when
-// marked slotDirect) into ix.direct. A cold call meets hundreds or
+// marked slotDirect): their rows of token masks go to ix.direct and the
+// noise filter's verdict to ix.noise. A cold call meets hundreds or
 // thousands of them and nothing else to do, so it splits them over up to
 // ix.scorers goroutines, each taking blocks of ix.block positions from a
-// shared counter and writing only its own positions of ix.direct.
+// shared counter and writing only its own positions.
 func (ix *Index) scoreFresh(q *Query, docs []*memory.Document) {
 	fresh := ix.fresh
 	if len(fresh) == 0 || ix.slotOf[fresh[0]] != slotDirect {
 		return // none, or sync indexed them all
 	}
-	if cap(ix.direct) < len(docs) {
-		ix.direct = make([]int32, len(docs))
-	}
-	ix.direct = ix.direct[:len(docs)]
+	ix.direct = grow(ix.direct, len(docs)*len(q.tokens))
+	ix.noise = grow(ix.noise, len(docs))
 	block := ix.block
 	workers := min(ix.scorers, (len(fresh)+block-1)/block)
 	if len(fresh) < ix.parallelAfter || workers < 2 {
@@ -308,51 +404,37 @@ func (ix *Index) scoreParallel(q Query, docs []*memory.Document, workers int) {
 	wg.Wait()
 }
 
-// scoreRange scores the documents at positions of docs into ix.direct.
-// Concurrent calls write disjoint positions.
+// scoreRange scores the documents at positions of docs into ix.direct and
+// ix.noise. Concurrent calls write disjoint positions.
 func (ix *Index) scoreRange(q *Query, docs []*memory.Document, positions []int, buf *[]string) {
+	nt := len(q.tokens)
 	for _, i := range positions {
-		s, noise := scoreDirect(q, docs[i], buf)
-		if noise {
-			s = noiseScore
-		}
-		ix.direct[i] = s
+		var masks [MaxQueryTokens]field
+		ix.noise[i] = scoreDirect(q, docs[i], buf, &masks)
+		copy(ix.direct[i*nt:(i+1)*nt], masks[:nt])
 	}
 }
 
-// scoreDirect scores a document that is not indexed: its field score for q
-// (without the type boost) and whether the noise filter removes it. buf is
-// the caller's scratch for a token's keys.
-func scoreDirect(q *Query, d *memory.Document, buf *[]string) (int32, bool) {
+// scoreDirect matches a document that is not indexed: it fills masks with
+// the fields each query token matches and reports whether the noise
+// filter removes the document. buf is the caller's scratch for a token's
+// keys. A removed document is matched all the same: it counts in the
+// tokens' document frequencies.
+func scoreDirect(q *Query, d *memory.Document, buf *[]string, masks *[MaxQueryTokens]field) (noise bool) {
 	text, ascii := normalizedTextASCII(d)
 	if len(q.aliases) > 0 {
-		if nt, ok := text.usageOnly(); ok && mentionsTool(nt, q.aliases) {
-			return 0, true
-		}
+		nt, ok := text.usageOnly()
+		noise = ok && mentionsTool(nt, q.aliases)
 	}
 	if len(q.tokens) == 0 {
-		return 0, false
+		return noise
 	}
 	if ascii {
-		return scoreASCII(q, &text, buf), false
+		scoreASCII(q, &text, buf, masks)
+	} else {
+		text.forEachKey(q, buf, func(k string, f field) { q.apply(masks, k, f) })
 	}
-	return scoreTokens(q, &text, buf), false
-}
-
-// scoreTokens is scoreDirect's general path: tokenise the normalised
-// fields and look each token's keys up among the query's tokens.
-func scoreTokens(q *Query, text *docText, buf *[]string) int32 {
-	var masks [MaxQueryTokens]field
-	text.forEachKey(q, buf, func(k string, f field) {
-		if i, ok := q.position(k); ok {
-			masks[i] |= f
-		}
-	})
-	var score int32
-	for _, m := range masks[:len(q.tokens)] {
-		score += fieldWeight[m]
-	}
-	return score
+	return noise
 }
 
 // sync makes the index hold the documents of docs (indexing new ones, or,

@@ -83,7 +83,14 @@ func TestLightStem(t *testing.T) {
 		{"logging", "log"}, {"logged", "log"}, {"logs", "log"}, {"stopped", "stop"},
 		{"installing", "install"}, {"passed", "pass"}, {"added", "add"},
 		{"status", "status"}, {"redis", "redis"}, {"class", "class"},
-		{"settings", "set"}, {"things", "thing"}, {"speeds", "spe"}, {"embeddings", "emb"},
+		{"settings", "set"}, {"things", "thing"}, {"speeds", "speed"}, {"embeddings", "embed"},
+		// The over-stemming guard: a stem keeps four bytes but for a doubled
+		// letter (added → add, logged → log).
+		{"embed", "embed"}, {"string", "string"}, {"fixed", "fixed"}, {"embedded", "embed"},
+		// British spellings meet American ones.
+		{"colours", "color"}, {"catalogue", "catalog"}, {"artefacts", "artifact"},
+		{"organised", "organiz"}, {"organized", "organiz"}, {"normalisation", "normalization"},
+		{"travelling", "travel"}, {"traveling", "travel"}, {"analyse", "analyze"}, {"programme", "program"},
 		{"need", "need"}, {"use", "use"}, {"using", "using"}, {"tries", "trie"},
 		{"create_issues", "create_issues"}, {"сервера", "сервера"}, {"サーバ", "サーバ"},
 		// A stem keeps three bytes: "ss" would be shorter than any token.

@@ -4,53 +4,119 @@ import "github.com/memrecall/memrecall/memory"
 
 // RankNaive is the reference scorer: it applies the noise filter and then,
 // for every document, tokenises each field and searches every query token
-// in it with Matches; when the kept documents know no more than a third of
-// the query (its words, and the characters of its CJK and Thai-like runs:
-// see gateUnits and answers) it ranks nothing. It returns what Index.Rank
-// returns and exists so that tests (and the evaluation) can check the index
-// against a definition that is obviously right. Nil documents are skipped.
+// in it by plain comparison of keys (matchMask); it weighs the tokens by
+// their document frequency, scores, and ranks nothing when the document
+// with the most evidence holds too small a share of the query's
+// (docs/decisions/0206-evidence.md). It returns what Index.Rank returns and
+// exists so that tests (and the evaluation) can check the index against a
+// definition that is obviously right. Nil documents are skipped.
 func RankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
+	kept, ranked, w, best := rankNaive(q, docs)
+	if len(ranked) > 0 && !q.answers(&w, best) {
+		return kept, nil // the best document holds too little of the query
+	}
+	return kept, ranked
+}
+
+// rankNaive is RankNaive without the answer rule: every match, best first,
+// with the token weights and the best document's evidence.
+func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match, w weighing, best int64) {
+	n := 0
+	df := make([]int, len(q.tokens))
+	masks := make([][]field, len(docs))
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		n++
+		masks[i] = docMasks(&q, d)
+		for t, m := range masks[i] {
+			if m != 0 {
+				df[t]++
+			}
+		}
+	}
+	w = q.weigh(n, df, nil)
 	for i, d := range docs {
 		if d == nil || IsNoise(d, q) {
 			continue
 		}
 		kept = append(kept, d)
-		if s := ScoreNaive(q, d); s > 0 {
-			ranked = append(ranked, Match{Doc: d, Score: s, Pos: i})
+		var score int32
+		var ev int64
+		for t, m := range masks[i] {
+			score += w.tokenScore(t, m)
+			ev += q.tokenEvidence(&w, t, m)
+		}
+		if score > 0 {
+			ranked = append(ranked, Match{Doc: d, Score: int(score) + boostPoints*q.typeBoostFor(d.Type), Pos: i})
+			best = max(best, ev)
 		}
 	}
-	if len(ranked) > 0 && !q.answers(knownTokens(&q, ranked)) {
-		return kept, nil // the memory knows too little of the query
-	}
 	sortMatches(ranked)
-	return kept, ranked
+	return kept, ranked, w, best
 }
 
-// ScoreNaive is the score of one document by plain search: per query token,
-// the weight of every field with a matching token, then the type boost if
-// anything matched.
-func ScoreNaive(q Query, d *memory.Document) int {
-	fields := [...]struct {
-		toks   []string
-		weight int
-	}{
-		{Tokens(d.Title), TitleWeight},
-		{Tokens(d.Description), DescriptionWeight},
-		{Tokens(BodyWindow(d.Body)), BodyWeight},
-	}
-	score := 0
-	for _, qt := range q.tokens {
-		for _, f := range fields {
-			for _, ft := range f.toks {
-				if Matches(qt, ft) {
-					score += f.weight
-					break
-				}
+// docMasks returns, per query token, the fields of d it matches (see
+// matchMask), by plain search over the tokens of each field.
+func docMasks(q *Query, d *memory.Document) []field {
+	window, far := splitBody(d.Body)
+	fields := [...]string{d.Title, d.Description, window, far}
+	out := make([]field, len(q.tokens))
+	for fi, text := range fields {
+		for _, ft := range Tokens(text) {
+			for t := range q.tokens {
+				out[t] |= matchMask(q.tokens[t], q.alts[t], ft) * fieldOf[fi]
 			}
 		}
 	}
-	if score > 0 {
-		score += q.typeBoostFor(d.Type)
+	return out
+}
+
+// matchMask says how query token tok (with folded form alt, or "") matches
+// field token ft: 1 exactly, 1<<foldShift through folding, 0 not at all.
+// Exactly: tok is one of ft's keys (appendKeys). Through folding: tok is
+// one of the folded forms of ft's keys, or alt is one of ft's keys or of
+// their folded forms.
+func matchMask(tok, alt, ft string) field {
+	keys := appendKeys(nil, ft)
+	var foldedKeys []string
+	if !isASCII(ft) && isWordToken(ft) {
+		foldedKeys = appendFoldedKeys(nil, keys)
 	}
-	return score
+	has := func(ks []string, k string) bool {
+		for _, x := range ks {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(keys, tok):
+		return 1
+	case has(foldedKeys, tok), alt != "" && (has(keys, alt) || has(foldedKeys, alt)):
+		return 1 << foldShift
+	}
+	return 0
+}
+
+// MatchLevel reports how query text q (one word) matches field token f: 2
+// exactly (Matches), 1 only through folding accents and marks (see fold),
+// 0 not at all.
+func MatchLevel(q, f string) int {
+	qt := lightStem(Normalize(q))
+	alt := ""
+	if isWordToken(qt) {
+		if a := fold(qt); a != qt {
+			alt = a
+		}
+	}
+	switch matchMask(qt, alt, Normalize(f)) {
+	case 1:
+		return 2
+	case 1 << foldShift:
+		return 1
+	}
+	return 0
 }

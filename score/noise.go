@@ -15,9 +15,11 @@ var usageMarkers = [...]string{
 }
 
 // durableMarkers are phrases of a lesson worth keeping even when the tool is
-// in use: a document with one of them is never filtered.
-var durableMarkers = [...]string{
-	"gotcha", "workaround", "warning", "credential", "escalation", "owner", "ownership", "known issue",
+// in use: a document that uses one of them in its prose is never filtered
+// (see hasDurableMarker).
+var durableMarkers = [...][]string{
+	{"gotcha"}, {"workaround"}, {"warning"}, {"credential"}, {"escalation"}, {"owner"},
+	{"ownership"}, {"known", "issue"},
 }
 
 // IsNoise reports whether the active-tool noise filter removes doc for q:
@@ -39,9 +41,9 @@ func noiseText(doc *memory.Document) string {
 }
 
 // usageOnly reports that normalised text has a usage marker and no durable
-// marker. Markers are compared on words, so "api-docs", "API docs" and
-// "field_mapping" all count, and a durable marker is a plain substring so
-// "warnings" and "credentials" count as well.
+// marker. Usage markers are compared on words, so "api-docs", "API docs"
+// and "field_mapping" all count; durable markers must be words of the
+// prose (see hasDurableMarker).
 func usageOnly(text string) bool {
 	words := markerWords(text)
 	usage := false
@@ -54,12 +56,114 @@ func usageOnly(text string) bool {
 	if !usage {
 		return false
 	}
-	for _, m := range durableMarkers {
-		if strings.Contains(words, m) {
+	return !hasDurableMarker(text)
+}
+
+// hasDurableMarker reports whether normalised text uses a durable marker
+// as a word of its prose (docs/decisions/0208-noise-markers.md): the
+// marker's words, each whole or with a plural -s ("warnings",
+// "known issues"), outside code (`inline` spans and fenced blocks), and
+// not as a name: not joined to other word characters by _ - . / or ::
+// (owner_id, repo-owner, obj.owner), not quoted, and not followed by
+// : = or ( as a parameter is in a schema ("owner: string", "owner (str)").
+// A usage note that lists a tool parameter called owner is not a note
+// about who owns something.
+func hasDurableMarker(text string) bool {
+	type word struct {
+		text       string
+		start, end int
+	}
+	var words []word
+	inFence, inCode := false, false
+	for i := 0; i < len(text); {
+		if strings.HasPrefix(text[i:], "```") && (i == 0 || text[i-1] == '\n') {
+			inFence = !inFence
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == '`':
+			inCode = !inCode
+		case r == '\n':
+			inCode = false // an inline span does not cross lines
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			start := i
+			for i < len(text) {
+				r, size := utf8.DecodeRuneInString(text[i:])
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+					break
+				}
+				i += size
+			}
+			if !inFence && !inCode {
+				words = append(words, word{text[start:i], start, i})
+			} else {
+				words = append(words, word{}) // breaks a phrase
+			}
+			continue
+		}
+		i += size
+	}
+	is := func(w, m string) bool { return w == m || w == m+"s" }
+	for i := range words {
+		for _, m := range durableMarkers {
+			if i+len(m) > len(words) {
+				continue
+			}
+			ok := true
+			for k, part := range m {
+				ok = ok && is(words[i+k].text, part)
+			}
+			if ok && inProse(text, words[i].start, words[i+len(m)-1].end) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inProse reports whether text[start:end] stands as prose rather than as
+// a name or a parameter (see hasDurableMarker).
+func inProse(text string, start, end int) bool {
+	if start > 0 {
+		switch text[start-1] {
+		case '_', '-', '.', '/', ':', '"', '\'', '$', '@', '#':
 			return false
 		}
 	}
-	return true
+	if end < len(text) {
+		switch text[end] {
+		case '_', '-', '/', '"', '\'', '(', '=', ':':
+			if text[end] != ':' || end+1 < len(text) && text[end+1] == ':' || !strings.HasPrefix(text[end:], ": ") || paramColon(text, end) {
+				return false
+			}
+		case '.':
+			if end+1 < len(text) && (unicode.IsLetter(rune(text[end+1])) || text[end+1] == '_') {
+				return false // owner.login
+			}
+		}
+	}
+	rest := strings.TrimLeft(text[end:], " \t")
+	return !strings.HasPrefix(rest, "(") && !strings.HasPrefix(rest, "=")
+}
+
+// paramColon reports whether the colon at text[i] ends a parameter name in
+// a schema line ("owner: string", "- owner: the repository owner") rather
+// than a heading of prose ("Gotcha: labels must exist"): what follows is a
+// type name, or the name starts its line after a list dash.
+func paramColon(text string, i int) bool {
+	rest := strings.TrimLeft(text[i+1:], " \t")
+	for _, t := range [...]string{"string", "str", "int", "integer", "number", "bool", "boolean",
+		"array", "object", "list", "enum", "required", "optional", "float", "null"} {
+		if strings.HasPrefix(rest, t) {
+			after := rest[len(t):]
+			if after == "" || !unicode.IsLetter(rune(after[0])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // markerWords turns every run of characters other than letters and digits

@@ -182,40 +182,79 @@ func (fx *fixture) misses(v variant) []string {
 	return out
 }
 
-// TestQueryCoverageOnCorpora prints, per lexical case, how many of the
-// query's tokens occur anywhere in the corpus, and the weight of the
-// known-share gate's units they make known (the noise filter aside).
-func TestQueryCoverageOnCorpora(t *testing.T) {
+// heldoutPath is the third development corpus (docs/evaluation.md).
+const heldoutPath = "../eval/testdata/heldout-b.json"
+
+// TestEvidenceCurve prints the trade-off of the evidence rule
+// (docs/decisions/0206-evidence.md) on the corpora it was tuned on: per
+// share of the query's evidence the best document must hold, and per
+// weight of unknown query tokens, lexical Recall@5, top-1 and no-result
+// recall. The ranking does not depend on the rule, so each case is ranked
+// once and the rules only decide whether it is answered.
+func TestEvidenceCurve(t *testing.T) {
 	needVariants(t)
-	for _, path := range []string{fixturePath, unseenPath} {
-		fx := loadCorpus(t, path)
+	names := []string{"fixture", "unseen-a", "heldout-b"}
+	corpora := []*fixture{loadFixture(t), loadCorpus(t, unseenPath), loadCorpus(t, heldoutPath)}
+	type outcome struct {
+		c              fixtureCase
+		top            []string
+		best           int64
+		known, unknown int64
+	}
+	runs := make([][]outcome, len(corpora))
+	for ci, fx := range corpora {
 		for _, c := range fx.Cases {
 			if c.Slice == "semantic-no-lexical" {
 				continue
 			}
-			q := NewQuery(c.Query, nil)
-			found := 0
-			var known uint64
-			var missing []string
-			for i, qt := range q.tokens {
-				hit := false
-				for _, d := range fx.docs {
-					for _, fld := range []string{d.Title, d.Description, BodyWindow(d.Body)} {
-						if slices.ContainsFunc(Tokens(fld), func(ft string) bool { return Matches(qt, ft) }) {
-							hit = true
+			_, ranked, w, best := rankNaive(NewQuery(c.Query, c.RecentTools), fx.docs)
+			o := outcome{c: c, best: best, known: w.query - w.unknown*shippedRule().unknownPct/100, unknown: w.unknown}
+			for _, m := range ranked[:min(5, len(ranked))] {
+				o.top = append(o.top, fx.ids[m.Doc])
+			}
+			runs[ci] = append(runs[ci], o)
+		}
+	}
+	t.Log("| share % | unknown % | corpus | lexical R@5 | lexical top-1 | no-result recall | cases missed |")
+	for _, unknown := range []int64{50, 100, 125, 150, 200} {
+		for _, share := range []int64{0, 15, 20, 22, 23, 25, 30, 40, 50} {
+			for ci, run := range runs {
+				var recall, top1, noResult float64
+				var answerable, none int
+				var missed []string
+				for _, o := range run {
+					top := o.top
+					if o.best*100 < share*(o.known+o.unknown*unknown/100) {
+						top = nil
+					}
+					if len(o.c.Relevant) == 0 {
+						none++
+						if len(top) == 0 {
+							noResult++
+						} else {
+							missed = append(missed, o.c.ID)
+						}
+						continue
+					}
+					answerable++
+					hit := 0
+					for _, r := range o.c.Relevant {
+						if slices.Contains(top, r) {
+							hit++
 						}
 					}
+					recall += float64(hit) / float64(min(len(o.c.Relevant), 5))
+					ok := len(top) > 0 && (top[0] == o.c.Top || o.c.Top == "" && slices.Contains(o.c.Relevant, top[0]))
+					if ok {
+						top1++
+					}
+					if !ok || hit < min(len(o.c.Relevant), 5) {
+						missed = append(missed, o.c.ID)
+					}
 				}
-				if hit {
-					found++
-					known |= 1 << i
-				} else {
-					missing = append(missing, qt)
-				}
+				t.Logf("| %d | %d | %s | %.3f | %.3f | %.3f | %s |", share, unknown, names[ci],
+					recall/float64(answerable), top1/float64(answerable), noResult/float64(none), strings.Join(missed, " "))
 			}
-			w, total := q.knownWeight(known)
-			t.Logf("COV %s %s rel=%d tokens %d/%d weight %d/%d missing=%v", path[len(path)-12:], c.ID, len(c.Relevant),
-				found, len(q.tokens), w, total, missing)
 		}
 	}
 }

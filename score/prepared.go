@@ -2,6 +2,7 @@ package score
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memrecall/memrecall/memory"
 )
@@ -19,21 +20,37 @@ type prepared struct {
 }
 
 // docText is a document's scored fields, normalised once and shared by
-// tokenisation and the noise filter.
-type docText [3]string
+// tokenisation and the noise filter: title, description, the body window
+// and the rest of the body (see fieldFar).
+type docText [4]string
 
 // fieldOf maps a docText index to its field bit.
-var fieldOf = [3]field{fieldTitle, fieldDescription, fieldBody}
+var fieldOf = [4]field{fieldTitle, fieldDescription, fieldBody, fieldFar}
 
-func normalizedText(d *memory.Document) docText {
-	return docText{Normalize(d.Title), Normalize(d.Description), Normalize(BodyWindow(d.Body))}
+// splitBody returns the body window and the rest of the body that a scan
+// reads: at most memory.ReadLimit bytes of body in all, cut on a rune
+// boundary, so that a document's cost is bounded whatever its caller
+// hands in.
+func splitBody(body string) (window, far string) {
+	w := BodyWindow(body)
+	end := min(len(body), max(memory.ReadLimit, len(w)))
+	for end < len(body) && end > len(w) && !utf8.RuneStart(body[end]) {
+		end--
+	}
+	return w, body[len(w):end]
 }
 
-// normalizedTextASCII is normalizedText, also reporting that all three
-// fields are ASCII (most memory text), which lets scoreDirect use the byte
-// loop of scoreASCII. ASCII text normalises by lower-casing alone.
+func normalizedText(d *memory.Document) docText {
+	w, far := splitBody(d.Body)
+	return docText{Normalize(d.Title), Normalize(d.Description), Normalize(w), Normalize(far)}
+}
+
+// normalizedTextASCII is normalizedText, also reporting that all fields
+// are ASCII (most memory text), which lets scoreDirect use the byte loop
+// of scoreASCII. ASCII text normalises by lower-casing alone.
 func normalizedTextASCII(d *memory.Document) (docText, bool) {
-	t := docText{d.Title, d.Description, BodyWindow(d.Body)}
+	w, far := splitBody(d.Body)
+	t := docText{d.Title, d.Description, w, far}
 	ascii := true
 	for i, s := range t {
 		switch asciiCase(s) {
@@ -49,9 +66,11 @@ func normalizedTextASCII(d *memory.Document) (docText, bool) {
 }
 
 // forEachKey calls fn with every key (see appendKeys) of every token of
-// every field, and the field's bit. buf is scratch for the keys of one
-// token. Keys repeat; callers merge them. When q is not nil, tokens that
-// cannot match it are skipped.
+// every field, and the field's bit; for a word token whose keys fold to
+// something else (see fold), also with each folded key and the field's
+// folded bit. buf is scratch for the keys of one token. Keys repeat;
+// callers merge them. When q is not nil, tokens that cannot match it are
+// skipped.
 func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f field)) {
 	for i, text := range t {
 		f := fieldOf[i]
@@ -63,18 +82,36 @@ func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f fiel
 			for _, k := range *buf {
 				fn(k, f)
 			}
+			if isASCII(tok) || !isWordToken(tok) {
+				return
+			}
+			for _, k := range appendFoldedKeys(nil, *buf) {
+				fn(k, f<<foldShift)
+			}
 		})
 	}
 }
 
+// appendFoldedKeys appends to dst the folded form of each key of keys
+// that folding changes.
+func appendFoldedKeys(dst, keys []string) []string {
+	for _, k := range keys {
+		if fk := fold(k); fk != k {
+			dst = append(dst, fk)
+		}
+	}
+	return dst
+}
+
 // usageOnly is the query-independent half of the noise filter on
-// normalised fields; it returns the filter's text when it holds.
+// normalised fields; it returns the filter's text when it holds. It reads
+// what a prompt shows: title, description and the body window.
 func (t *docText) usageOnly() (string, bool) {
 	// Every usage marker contains one of these words, and marker matching
 	// keeps letters in place, so a document without any of them cannot be
 	// usage-only; most documents stop here without building the text.
 	maybe := false
-	for _, text := range t {
+	for _, text := range t[:3] {
 		for _, w := range [...]string{"usage", "schema", "docs", "failed", "mapping"} {
 			if strings.Contains(text, w) {
 				maybe = true

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -19,15 +20,20 @@ const MaxRecentTools = 20
 // the agent used recently. The zero Query is empty and matches nothing.
 // A Query is immutable and safe to share between goroutines.
 type Query struct {
-	tokens  []string
+	tokens []string
+	// alts holds, per token, its folded form when that differs (see
+	// fold), else "": the key under which a field token matches it only
+	// through folding.
+	alts    []string
 	boost   [len(memory.Types) + 1]int // indexed by memory.Type
 	aliases []string
-	// lookup maps each token to its position in tokens, for scoring a
-	// document that is not indexed; sketch has a bit set for each token's
-	// (length, first byte, last byte), a cheap filter before the map.
-	lookup map[string]int
+	// lookup maps each key a field token may be filed under to the query
+	// tokens it matches (see keyRef), for scoring a document that is not
+	// indexed; sketch has a bit set for each key's (length, first byte,
+	// last byte), a cheap filter before the map.
+	lookup map[string]keyRef
 	sketch [4]uint64
-	// heads has a bit for each token's first three bytes and lengths for
+	// heads has a bit for each key's first three bytes and lengths for
 	// its length: a key of a field token shares the token's first three
 	// bytes (but for the cases mayMatch lets through) and is no longer
 	// (see appendKeys), so a field token whose head or length range is
@@ -35,14 +41,29 @@ type Query struct {
 	heads   [4]uint64
 	lengths uint64
 	// vocabulary has bit i set when token i names a kind of memory (a
-	// type's vocabulary word, as typed); the known-share gate leaves such
-	// tokens out (see answers).
+	// type's vocabulary word, as typed); it counts in the score, not in
+	// the evidence (see weigh).
 	vocabulary uint64
-	// units are what the known-share gate weighs (see gateUnits);
-	// anyOpens says that a match of any one token opens it.
-	units    []gateUnit
-	anyOpens bool
+	// units[i] is token i's weight as evidence: a word counts two, a CJK
+	// bigram or a Thai-like cluster n-gram one (half a word: most Chinese
+	// words are two characters, and a run of n characters gives n−1
+	// overlapping bigrams).
+	units []int32
+	// rule is the answer rule (shippedRule unless a test varies it).
+	rule answerRule
 }
+
+// keyRef says which query tokens a key matches: exactly (the key is the
+// token) or through folding (the key is the token's folded form).
+type keyRef struct {
+	exact, folded uint64
+}
+
+// Units of evidence of a word and of an n-gram of an unsegmented script.
+const (
+	wordUnits = 2
+	gramUnits = 1
+)
 
 // NewQuery prepares text and the names of recently used tools (most recent
 // first; only the first MaxRecentTools distinct names count). Function
@@ -51,7 +72,7 @@ type Query struct {
 // and last MaxQueryTokens/2 distinct tokens are kept; each is then
 // replaced by its light stem (see Matches), merging forms of one word.
 func NewQuery(text string, recentTools []string) Query {
-	var q Query
+	q := Query{rule: shippedRule()}
 	norm := Normalize(text)
 	var words []string
 	forEachTokenOf(norm, true, func(tok string) { words = append(words, tok) })
@@ -74,18 +95,54 @@ func NewQuery(text string, recentTools []string) Query {
 		}
 	}
 	q.aliases = toolAliases(recentTools)
-	q.lookup = make(map[string]int, len(q.tokens))
-	for i, t := range q.tokens {
-		q.lookup[t] = i
-		b := sketchBit(t)
+	q.lookup = make(map[string]keyRef, len(q.tokens))
+	q.alts = make([]string, len(q.tokens))
+	q.units = make([]int32, len(q.tokens))
+	add := func(k string) {
+		b := sketchBit(k)
 		q.sketch[b/64] |= 1 << (b % 64)
-		h := headBit(t)
-		q.heads[h/64] |= 1 << (h % 64)
-		q.lengths |= 1 << min(len(t), 63)
+		if len(k) >= 3 {
+			h := headBit(k)
+			q.heads[h/64] |= 1 << (h % 64)
+		}
+		q.lengths |= 1 << min(len(k), 63)
 	}
-	q.units = gateUnits(&q, norm)
-	q.anyOpens = q.anyMatchAnswers()
+	for i, t := range q.tokens {
+		r := q.lookup[t]
+		r.exact |= 1 << i
+		q.lookup[t] = r
+		add(t)
+		q.units[i] = gramUnits
+		if isWordToken(t) {
+			q.units[i] = wordUnits
+			if a := fold(t); a != t {
+				q.alts[i] = a
+				r := q.lookup[a]
+				r.folded |= 1 << i
+				q.lookup[a] = r
+				add(a)
+			}
+		}
+	}
 	return q
+}
+
+// apply records in masks that a field token filed under key in the fields
+// of bits matches the query tokens key refers to.
+func (q *Query) apply(masks *[MaxQueryTokens]field, key string, bits field) {
+	r, ok := q.position(key)
+	if !ok {
+		return
+	}
+	for e := r.exact; e != 0; e &= e - 1 {
+		masks[bits64(e)] |= bits
+	}
+	if r.folded != 0 {
+		fb := folded(bits)
+		for e := r.folded; e != 0; e &= e - 1 {
+			masks[bits64(e)] |= fb
+		}
+	}
 }
 
 // headBit places a token of 3+ bytes by its first three bytes.
@@ -104,6 +161,9 @@ func (q *Query) mayMatch(f string) bool {
 	}
 	if len(f) >= 5 && f[2] == 'i' && f[3] == 'e' {
 		return true // the stem of "tries" is "try": another head
+	}
+	if !isASCII(f) && isWordToken(f) && needsFold(f) {
+		return true // its folded keys may start elsewhere (été → ete)
 	}
 	if h := headBit(f); q.heads[h/64]&(1<<(h%64)) == 0 {
 		return false
@@ -126,17 +186,20 @@ func sketchBit(t string) uint {
 	return (uint(len(t))*31 + uint(t[0])*7 + uint(t[len(t)-1])) % 256
 }
 
-// position returns the index of tok among the query's tokens.
-func (q *Query) position(tok string) (int, bool) {
-	if tok == "" {
-		return 0, false
+// position returns the query tokens that key matches.
+func (q *Query) position(key string) (keyRef, bool) {
+	if key == "" {
+		return keyRef{}, false
 	}
-	if b := sketchBit(tok); q.sketch[b/64]&(1<<(b%64)) == 0 {
-		return 0, false
+	if b := sketchBit(key); q.sketch[b/64]&(1<<(b%64)) == 0 {
+		return keyRef{}, false
 	}
-	i, ok := q.lookup[tok]
-	return i, ok
+	r, ok := q.lookup[key]
+	return r, ok
 }
+
+// bits64 is the position of the lowest set bit of a non-zero mask.
+func bits64(m uint64) int { return bitsTrailingZeros(m) }
 
 // Tokens returns the query's tokens. The slice is shared; do not modify it.
 func (q Query) Tokens() []string { return q.tokens }
@@ -191,3 +254,5 @@ func boundTokens(toks []string) []string {
 	out = append(out, toks[:half]...)
 	return append(out, toks[len(toks)-half:]...)
 }
+
+func bitsTrailingZeros(m uint64) int { return bits.TrailingZeros64(m) }

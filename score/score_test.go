@@ -15,7 +15,7 @@ func TestScore(t *testing.T) {
 		name  string
 		query string
 		doc   *memory.Document
-		want  int
+		want  float64
 	}{
 		{"title match is 4", "deploy", doc("a", memory.TypeProject, "Deploy steps", "", "", 0), 4},
 		{"description match is 3", "deploy", doc("a", memory.TypeProject, "Steps", "how to deploy", "", 0), 3},
@@ -34,7 +34,7 @@ func TestScore(t *testing.T) {
 		{"type boost capped at 2", "coffee preference profile personal habit", doc("a", memory.TypeUser, "Coffee", "", "", 0), 6},
 		{"type boost only for its type", "coffee deadline", doc("a", memory.TypeUser, "Coffee", "", "", 0), 4},
 		{"project vocabulary", "release deadline", doc("a", memory.TypeProject, "Release", "", "", 0), 6},
-		{"body beyond the window is not scored", "kubernetes", doc("a", memory.TypeProject, "x", "", long+"kubernetes", 0), 0},
+		{"body beyond the window weighs half", "kubernetes", doc("a", memory.TypeProject, "x", "", long+"kubernetes", 0), 0.5},
 		{"body within the window is scored", "kubernetes", doc("a", memory.TypeProject, "x", "", "kubernetes "+long, 0), 1},
 		{"the type name itself is not a field", "reference", doc("a", memory.TypeReference, "Grafana", "", "", 0), 0},
 		{"katakana query, half-width doc", "サーバー", doc("a", memory.TypeReference, "ｻｰﾊﾞｰ一覧", "", "", 0), 12},
@@ -54,16 +54,12 @@ func TestScore(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q := NewQuery(tt.query, nil)
-			if got := ScoreNaive(q, tt.doc); got != tt.want {
-				t.Errorf("ScoreNaive(%q) = %d, want %d", tt.query, got, tt.want)
+			if got := fieldScore(q, tt.doc); got != tt.want {
+				t.Errorf("fieldScore(%q) = %v, want %v", tt.query, got, tt.want)
 			}
 			_, ranked := NewIndex().Rank(q, []*memory.Document{tt.doc})
-			got := 0
-			if len(ranked) == 1 {
-				got = ranked[0].Score
-			}
-			if got != tt.want {
-				t.Errorf("Index.Rank(%q) score = %d, want %d", tt.query, got, tt.want)
+			if (len(ranked) == 1) != (tt.want > 0) {
+				t.Errorf("Index.Rank(%q) ranks %d documents, want a match: %v", tt.query, len(ranked), tt.want > 0)
 			}
 		})
 	}
@@ -171,6 +167,18 @@ func TestNoiseFilter(t *testing.T) {
 			doc("a", memory.TypeReference, "x", "", usage+" Credentials live in vault.", 0), false},
 		{"owner keeps it", []string{"create_issue"},
 			doc("a", memory.TypeReference, "x", "", usage+" Ask the owner.", 0), false},
+		{"owner as a parameter with its type is not durable", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "", usage+" Parameters: owner (string), repo (string).", 0), true},
+		{"owner as a schema key is not durable", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "", usage+"\n- owner: string\n- repo: string", 0), true},
+		{"owner in code is not durable", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "", usage+" Pass `owner` and `repo`.", 0), true},
+		{"owner in an identifier is not durable", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "", usage+" Set repo_owner and owner_id.", 0), true},
+		{"a marker inside a word is not durable", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "", usage+" See prewarning_flags.", 0), true},
+		{"a prose heading is durable", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "", usage+" Known issues: labels must exist.", 0), false},
 		{"tool not recent", []string{"mcp__jira__search"},
 			doc("a", memory.TypeReference, "x", "", usage, 0), false},
 		{"no usage marker", []string{"create_issue"},

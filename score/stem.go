@@ -28,7 +28,7 @@ func lightStem(w string) string {
 	for {
 		s := stemOnce(w)
 		if s == w {
-			return w
+			return american(w)
 		}
 		w = s
 	}
@@ -49,7 +49,10 @@ func stemOnce(w string) string {
 	}
 	for _, suffix := range [...]string{"ings", "ing", "ed"} {
 		if base, found := strings.CutSuffix(w, suffix); found && ok(base) {
-			return undouble(base)
+			if s := undouble(base); keepsEnough(base, s) {
+				return s
+			}
+			return w
 		}
 	}
 	if strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
@@ -70,4 +73,83 @@ func undouble(s string) string {
 		return s[:n-1]
 	}
 	return s
+}
+
+// keepsEnough is the guard against over-stemming (docs/decisions/
+// 0207-folding-stems.md): a stem that takes -ed, -ing or -ings off keeps at
+// least four bytes, or three when a doubled consonant was undone
+// (logged → log) or when the three end in a doubled letter (added → add).
+// Words that only look inflected keep their ending: embed (so embeddings →
+// embed, not emb), string, speed, thing.
+func keepsEnough(base, stem string) bool {
+	if len(stem) >= 4 {
+		return true
+	}
+	n := len(base)
+	return len(stem) < n || base[n-1] == base[n-2]
+}
+
+// ourRoots are the word starts whose British -our- is American -or-
+// (colour, behaviour, favourite, honours, neighbourhood).
+var ourRoots = [...]string{"col", "behavi", "fav", "hon", "lab", "neighb", "flav", "hum",
+	"rum", "harb", "vap", "arm", "endeav", "sav", "od", "parl", "splend", "vig", "tum", "val"}
+
+// iseRoots are the word starts whose British -is- (organise, optimising,
+// normalisation, serialiser) is American -iz-; the analy/paraly/cataly
+// roots write -ys- as -yz- (analyse, analysed).
+var iseRoots = [...]string{"organ", "real", "recogn", "optim", "normal", "initial", "serial",
+	"deserial", "author", "priorit", "util", "custom", "summar", "synchron", "minim", "maxim",
+	"final", "categor", "visual", "sanit", "token", "parallel", "standard", "special", "emphas",
+	"apolog", "memor", "capital", "central", "decentral", "local", "global", "modern", "character",
+	"container", "virtual", "vector", "personal", "legal", "stabil", "mobil", "anonym", "random",
+	"harmon", "general", "material", "internal", "penal", "symbol", "monet", "digit", "item",
+	"rational", "familiar", "formal", "neutral", "social", "equal",
+	"industrial", "commercial", "hospital", "critic", "analy", "paraly", "cataly"}
+
+// britishWords maps British spellings (as light stems) to American ones
+// that a suffix rule cannot reach.
+var britishWords = map[string]string{
+	"artefact": "artifact", "artefacts": "artifact",
+	"catalogue": "catalog", "catalogu": "catalog",
+	"dialogue": "dialog", "dialogu": "dialog",
+	"analogue": "analog", "programme": "program",
+	"licence": "license", "defence": "defense", "offence": "offense", "pretence": "pretense",
+	"centre": "center", "metre": "meter", "litre": "liter", "fibre": "fiber",
+	"theatre": "theater", "calibre": "caliber", "spectre": "specter", "sabre": "saber",
+	"aluminium": "aluminum", "cheque": "check", "manoeuvre": "maneuver",
+	"judgement": "judgment", "acknowledgement": "acknowledgment",
+	"enroll": "enrol", "fulfill": "fulfil", "skillful": "skilful", "installment": "instalment",
+	"travell": "travel", "modell": "model", "labell": "label", "cancell": "cancel",
+	"signall": "signal", "fuell": "fuel", "levell": "level", "channell": "channel",
+	"tunnell": "tunnel", "marshall": "marshal", "totall": "total", "diall": "dial",
+	"counsell": "counsel", "jewell": "jewel", "quarrell": "quarrel", "equall": "equal",
+}
+
+// american rewrites a British spelling to the American one, so that the
+// two meet (docs/decisions/0207-folding-stems.md). Every rewrite keeps the
+// first three bytes and never lengthens the word, which the index's
+// prefilter (Query.mayMatch) relies on; the American form is its own
+// rewrite, so lightStem stays idempotent.
+func american(w string) string {
+	if a, ok := britishWords[w]; ok {
+		return a
+	}
+	for _, r := range ourRoots {
+		if rest, ok := strings.CutPrefix(w, r+"our"); ok {
+			return r + "or" + rest
+		}
+	}
+	for _, r := range iseRoots {
+		rest, ok := strings.CutPrefix(w, r)
+		if !ok || rest == "" {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(r, "y") && rest[0] == 's':
+			return r + "z" + rest[1:]
+		case strings.HasPrefix(rest, "is") && !strings.HasPrefix(rest, "ism") && !strings.HasPrefix(rest, "ist"):
+			return r + "iz" + rest[2:]
+		}
+	}
+	return w
 }

@@ -1,0 +1,132 @@
+package score
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/memory"
+	"pgregory.net/rapid"
+)
+
+// TestFold: per script, what folding removes and what it keeps.
+func TestFold(t *testing.T) {
+	tests := []struct{ script, in, want string }{
+		{"ascii", "deploy", "deploy"},
+		{"latin accents", "café", "cafe"},
+		{"latin combining", "cafe\u0301", "cafe"},
+		{"latin several", "größe", "grosse"},
+		{"polish ł", "łódź", "lodz"},
+		{"danish ø", "søren", "soren"},
+		{"croatian đ", "đakovo", "dakovo"},
+		{"turkish dotless ı", "kırmızı", "kirmizi"},
+		{"turkish dotted i after Normalize", Normalize("İstanbul"), "istanbul"},
+		{"german ß", "straße", "strasse"},
+		{"icelandic ð", "borð", "bord"},
+		{"vietnamese tones", "tiếng việt", "tieng viet"},
+		{"greek tonos", "βάσης", "βασης"},
+		{"greek dialytika", "προϊόν", "προιον"},
+		{"cyrillic ё", "ёлка", "елка"},
+		{"arabic harakat", "كَتَبَ", "كتب"},
+		{"arabic shadda and sukun", "مُدَرِّسْ", "مدرس"},
+		{"arabic tatweel", "خـــادم", "خادم"},
+		{"arabic alef hamza above", "أحمد", "احمد"},
+		{"arabic alef hamza below", "إعداد", "اعداد"},
+		{"arabic alef madda", "آخر", "اخر"},
+		{"arabic alef wasla", "ٱلكتاب", "الكتاب"},
+		{"arabic waw hamza", "مؤتمر", "موتمر"},
+		{"arabic yeh hamza", "مسائل", "مسايل"},
+		{"arabic alef maqsura", "مستوى", "مستوي"},
+		{"hebrew niqqud", "שָׁלוֹם", "שלום"},
+		{"hebrew plain", "שלום", "שלום"},
+		{"devanagari keeps its vowel signs", "हिंदी", "हिंदी"},
+		{"thai keeps its marks", "เซิร์ฟเวอร์", "เซิร์ฟเวอร์"},
+		{"cjk unchanged", "サーバー", "サーバー"},
+	}
+	for _, tt := range tests {
+		if got := fold(tt.in); got != tt.want {
+			t.Errorf("%s: fold(%q) = %q, want %q", tt.script, tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestFoldedMatches: a query typed without marks finds the marked word and
+// the reverse, in each script, and an exact match outranks a folded one.
+func TestFoldedMatches(t *testing.T) {
+	tests := []struct {
+		query, field string
+		want         int
+	}{
+		{"cafe", "café", 1}, {"café", "cafe", 1}, {"café", "café", 2}, {"cafes", "cafés", 1},
+		{"lodz", "Łódź", 1}, {"strasse", "Straße", 1}, {"malmo", "Malmö", 1},
+		{"kirmizi", "kırmızı", 1}, {"tieng", "tiếng", 1},
+		{"βασης", "βάσης", 1}, {"ΒΑΣΗΣ", "βάσης", 1},
+		{"احمد", "أحمد", 1}, {"كتب", "كَتَبَ", 1}, {"الخادم", "ٱلخادم", 1},
+		{"שלום", "שָׁלוֹם", 1},
+		{"cafe", "coffee", 0}, {"deploy", "deploy", 2},
+	}
+	for _, tt := range tests {
+		if got := MatchLevel(tt.query, tt.field); got != tt.want {
+			t.Errorf("MatchLevel(%q, %q) = %d, want %d", tt.query, tt.field, got, tt.want)
+		}
+	}
+	exact := doc("exact", memory.TypeProject, "Café opening hours", "", "", 0)
+	foldedDoc := doc("folded", memory.TypeProject, "Cafe opening hours", "", "", 0)
+	for _, rank := range []func(Query, []*memory.Document) ([]*memory.Document, []Match){RankNaive, NewIndex().Rank} {
+		_, ranked := rank(NewQuery("café hours", nil), []*memory.Document{foldedDoc, exact})
+		if diff := cmp.Diff([]string{"exact.md", "folded.md"}, ids(ranked)); diff != "" {
+			t.Errorf("exact match does not outrank the folded one (-want +got):\n%s", diff)
+		}
+	}
+}
+
+// TestPropFold: folding is idempotent, and an exact match never scores
+// below the same text matched through its folded form.
+func TestPropFold(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := textGen(4).Draw(t, "text")
+		for _, tok := range Tokens(text) {
+			if f := fold(tok); fold(f) != f {
+				t.Fatalf("fold not idempotent on %q: %q then %q", tok, f, fold(f))
+			}
+		}
+		d := docGen().Draw(t, "doc")
+		fd := *d
+		fd.Title, fd.Description, fd.Body = foldText(d.Title), foldText(d.Description), foldText(d.Body)
+		q := NewQuery(text, nil)
+		if exact, viaFold := fieldScore(q, d), fieldScore(q, &fd); exact < viaFold && sameTokens(d, &fd) {
+			t.Fatalf("query %q: exact document scores %v, its folded copy %v", q.Tokens(), exact, viaFold)
+		}
+	})
+}
+
+// foldText folds every word of text, leaving the rest.
+func foldText(s string) string {
+	n := Normalize(s)
+	out := []byte{}
+	for i := 0; i < len(n); {
+		c, size := classAt(n, i)
+		if c != classWord {
+			out = append(out, n[i:i+size]...)
+			i += size
+			continue
+		}
+		j := i
+		for j < len(n) {
+			c, size := classAt(n, j)
+			if c != classWord {
+				break
+			}
+			j += size
+		}
+		out = append(out, fold(n[i:j])...)
+		i = j
+	}
+	return string(out)
+}
+
+// sameTokens reports that folding did not merge or split tokens of the
+// document (ß → ss keeps a token; a fold that changes which runs are
+// words would compare different texts).
+func sameTokens(a, b *memory.Document) bool {
+	return len(Tokens(a.Title+" "+a.Description+" "+a.Body)) == len(Tokens(b.Title+" "+b.Description+" "+b.Body))
+}
