@@ -343,7 +343,7 @@ func (c *Catalog) scan() (Result, error) {
 // visit revalidates or reads one file.
 func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
-		k, err := c.fsys.stat(j.path, j.at, j.follow)
+		k, err := c.fsys.stat(j.path, j.at)
 		if err != nil {
 			return outcome{skip: skipForIO(err), skipped: true}, crlf
 		}
@@ -351,7 +351,7 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore in
 			return outcome{key: k, doc: e.doc, skip: e.skip, skipped: e.skipped}, crlf
 		}
 	}
-	n, k, err := c.fsys.readPrefix(j.path, j.at, buf, j.follow)
+	n, k, err := c.fsys.readPrefix(j.path, j.at, buf)
 	o := outcome{key: k, read: true, racy: k.mtime >= racyBefore || k.ctime >= racyBefore}
 	if err != nil {
 		if err == errNotRegular {

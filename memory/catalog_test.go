@@ -155,13 +155,13 @@ func coarsen(k fileKey) fileKey {
 	return k
 }
 
-func (c coarseFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
-	k, err := c.inner.stat(path, at, follow)
+func (c coarseFS) stat(path string, at fileAt) (fileKey, error) {
+	k, err := c.inner.stat(path, at)
 	return coarsen(k), err
 }
 
-func (c coarseFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
-	n, k, err := c.inner.readPrefix(path, at, buf, follow)
+func (c coarseFS) readPrefix(path string, at fileAt, buf []byte) (int, fileKey, error) {
+	n, k, err := c.inner.readPrefix(path, at, buf)
 	return n, coarsen(k), err
 }
 

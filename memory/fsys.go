@@ -31,22 +31,25 @@ func (k fileKey) modified() time.Time { return time.Unix(0, k.mtime) }
 // system calls the platform allows; tests inject failures (permission
 // denied as root, files vanishing at a chosen moment) through it.
 type fileSystem interface {
-	// stat returns the key of path (or of at, when its dirfd is not
-	// negative), following a final symlink if follow.
-	stat(path string, at fileAt, follow bool) (fileKey, error)
-	// readPrefix opens path (refusing a final symlink unless follow), reads
-	// up to len(buf) bytes into buf and returns how many, with the open
-	// file's key. It fails with errNotRegular for a non-regular file. at,
-	// when its dirfd is not negative, names the same file relative to an
-	// open directory, which is cheaper to open.
-	readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error)
+	// stat returns the key of the file at, never following a symlink.
+	// path is the document's path, for errors and for tests.
+	stat(path string, at fileAt) (fileKey, error)
+	// readPrefix opens the file at, never following a symlink and never
+	// blocking, reads up to len(buf) bytes into buf and returns how many,
+	// with the open file's key. It fails with errNotRegular for a
+	// non-regular file.
+	readPrefix(path string, at fileAt, buf []byte) (int, fileKey, error)
 }
 
-// fileAt names a file by its parent directory's descriptor and its base
-// name; dirfd < 0 means "use the path".
+// fileAt names a file as the only way a scan opens one: relative to a
+// directory the walk holds, by a name (or, below a scope root, a
+// slash-separated path with no "..") that is resolved without following
+// any symlink. A symlinked topic is named by its target's path below the
+// root, which the walk resolved and checked, so whatever the link says at
+// open time, the file read is inside the root.
 type fileAt struct {
-	dirfd int
-	name  string
+	dir  *dirHandle
+	name string
 }
 
 // errNotRegular reports a FIFO, device or directory where a topic was

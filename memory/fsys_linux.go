@@ -4,7 +4,7 @@ package memory
 
 import (
 	"io/fs"
-	"os"
+	"strings"
 	"syscall"
 )
 
@@ -14,19 +14,22 @@ import (
 // open/fstat/read/close is less than half their system calls.
 type osFS struct{}
 
-func (osFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
+func (osFS) stat(path string, at fileAt) (fileKey, error) {
 	var st syscall.Stat_t
 	var err error
-	for {
-		if haveFstatat && at.dirfd >= 0 {
-			err = fstatat(at.dirfd, at.name, &st, follow)
-		} else if follow {
-			err = syscall.Stat(path, &st)
-		} else {
-			err = syscall.Lstat(path, &st)
+	if haveFstatat && !strings.Contains(at.name, "/") {
+		for {
+			if err = fstatat(at.dir.fd, at.name, &st, false); err != syscall.EINTR {
+				break
+			}
 		}
-		if err != syscall.EINTR {
-			break
+	} else {
+		// A symlinked topic (a path below the root) or no fstatat here:
+		// open it the safe way and stat the descriptor.
+		var fd int
+		if fd, err = openBeneath(at.dir.fd, at.name, fileOpenFlags); err == nil {
+			err = syscall.Fstat(fd, &st)
+			syscall.Close(fd)
 		}
 	}
 	if err != nil {
@@ -35,24 +38,8 @@ func (osFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
 	return keyOf(&st), nil
 }
 
-func (osFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
-	// O_NONBLOCK: a FIFO swapped in after listing must not block the scan.
-	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
-	if !follow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	var fd int
-	var err error
-	for {
-		if at.dirfd >= 0 {
-			fd, err = syscall.Openat(at.dirfd, at.name, flags, 0)
-		} else {
-			fd, err = syscall.Open(path, flags, 0)
-		}
-		if err != syscall.EINTR {
-			break
-		}
-	}
+func (osFS) readPrefix(path string, at fileAt, buf []byte) (int, fileKey, error) {
+	fd, err := openBeneath(at.dir.fd, at.name, fileOpenFlags)
 	if err != nil {
 		return 0, fileKey{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -100,18 +87,4 @@ func keyOf(st *syscall.Stat_t) fileKey {
 		k.mode = fs.ModeIrregular
 	}
 	return k
-}
-
-// dirFD returns the descriptor of an open directory for openat.
-func dirFD(f *os.File) int {
-	// SyscallConn avoids Fd's switch of the file to blocking mode.
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return -1
-	}
-	fd := -1
-	if err := rc.Control(func(d uintptr) { fd = int(d) }); err != nil {
-		return -1
-	}
-	return fd
 }

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
+	"path"
 )
 
 // osFS is the real file system through package os. Elsewhere than Linux
@@ -15,37 +15,28 @@ import (
 // window) there.
 type osFS struct{}
 
-func (osFS) stat(path string, _ fileAt, follow bool) (fileKey, error) {
-	var fi fs.FileInfo
-	var err error
-	if follow {
-		fi, err = os.Stat(path)
-	} else {
-		fi, err = os.Lstat(path)
-	}
+func (osFS) stat(_ string, at fileAt) (fileKey, error) {
+	fi, err := at.dir.root.Lstat(joinRel(at))
 	if err != nil {
 		return fileKey{}, err
 	}
 	return keyOfInfo(fi), nil
 }
 
-func (osFS) readPrefix(path string, _ fileAt, buf []byte, follow bool) (int, fileKey, error) {
-	if !follow {
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return 0, fileKey{}, err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return 0, fileKey{}, fs.ErrNotExist
-		}
+func (osFS) readPrefix(_ string, at fileAt, buf []byte) (int, fileKey, error) {
+	fi, err := at.dir.root.Lstat(joinRel(at))
+	if err != nil {
+		return 0, fileKey{}, err
 	}
-	f, err := os.Open(path)
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return 0, fileKey{}, fs.ErrNotExist // replaced by a link since listing
+	}
+	f, err := at.dir.open(at.name)
 	if err != nil {
 		return 0, fileKey{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	if fi, err = f.Stat(); err != nil {
 		return 0, fileKey{}, err
 	}
 	k := keyOfInfo(fi)
@@ -58,6 +49,8 @@ func (osFS) readPrefix(path string, _ fileAt, buf []byte, follow bool) (int, fil
 	}
 	return n, k, nil
 }
+
+func joinRel(at fileAt) string { return path.Join(at.dir.rel, at.name) }
 
 func keyOfInfo(fi fs.FileInfo) fileKey {
 	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
@@ -72,6 +65,3 @@ func keyOfInfo(fi fs.FileInfo) fileKey {
 	}
 	return k
 }
-
-// dirFD is -1 here: reads go by path.
-func dirFD(*os.File) int { return -1 }

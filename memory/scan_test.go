@@ -247,6 +247,16 @@ func TestScanBadInput(t *testing.T) {
 			want: skips(SkipSymlinkLoop, 2),
 		},
 		{
+			name: "symlink to the index under a topic name",
+			build: func(t *testing.T, r string) {
+				writeFile(t, r, "MEMORY.md", topic("user", "Index", "i"), 0)
+				writeFile(t, r, ".store/MEMORY.md", topic("user", "Hidden index", "i"), 0)
+				symlink(t, "MEMORY.md", filepath.Join(r, "notes.md"))
+				symlink(t, ".store/MEMORY.md", filepath.Join(r, "more.md"))
+			},
+			want: SkipCounts{},
+		},
+		{
 			name: "dangling symlink",
 			build: func(t *testing.T, r string) {
 				symlink(t, filepath.Join(r, "nowhere.md"), filepath.Join(r, "x.md"))
@@ -342,6 +352,9 @@ func TestScanBadInput(t *testing.T) {
 				if !strings.HasPrefix(string(d.ID), root) {
 					t.Errorf("document %q from outside the root", d.ID)
 				}
+				if strings.HasSuffix(d.Title, "ndex") {
+					t.Errorf("the index became a candidate as %s", d.RelPath)
+				}
 			}
 		})
 	}
@@ -401,18 +414,18 @@ type hookFS struct {
 	reads  *atomic.Int64
 }
 
-func (h hookFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
-	return h.inner.stat(path, at, follow)
+func (h hookFS) stat(path string, at fileAt) (fileKey, error) {
+	return h.inner.stat(path, at)
 }
 
-func (h hookFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
+func (h hookFS) readPrefix(path string, at fileAt, buf []byte) (int, fileKey, error) {
 	if h.before != nil {
 		h.before(path)
 	}
 	if h.reads != nil {
 		h.reads.Add(1)
 	}
-	return h.inner.readPrefix(path, at, buf, follow)
+	return h.inner.readPrefix(path, at, buf)
 }
 
 // failRead makes reads of files named base fail with err.
@@ -428,15 +441,15 @@ type errFS struct {
 	err   error
 }
 
-func (e errFS) stat(path string, at fileAt, follow bool) (fileKey, error) {
-	return e.inner.stat(path, at, follow)
+func (e errFS) stat(path string, at fileAt) (fileKey, error) {
+	return e.inner.stat(path, at)
 }
 
-func (e errFS) readPrefix(path string, at fileAt, buf []byte, follow bool) (int, fileKey, error) {
+func (e errFS) readPrefix(path string, at fileAt, buf []byte) (int, fileKey, error) {
 	if filepath.Base(path) == e.base {
 		return 0, fileKey{}, e.err
 	}
-	return e.inner.readPrefix(path, at, buf, follow)
+	return e.inner.readPrefix(path, at, buf)
 }
 
 func TestSkipReasonStrings(t *testing.T) {

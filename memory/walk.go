@@ -16,13 +16,12 @@ const indexFile = "MEMORY.md"
 
 // job is one topic file found by the walk, handed to a worker.
 type job struct {
-	path   string // absolute: the scope root as given (made absolute) + rel
-	at     fileAt // the open parent directory and the file's name in it
-	rel    string // forward slashes, relative to the scope root
-	scope  Scope
-	follow bool   // the entry is a symlink checked to stay inside the root
-	old    *entry // the catalog's entry for path, or nil
-	slot   int    // when old is nil: the index of its Document and entry
+	path  string // absolute: the scope root as given (made absolute) + rel
+	at    fileAt // where it is opened: a held directory and a name below it
+	rel   string // forward slashes, relative to the scope root
+	scope Scope
+	old   *entry // the catalog's entry for path, or nil
+	slot  int    // when old is nil: the index of its Document and entry
 }
 
 // walker lists the scope roots. It runs on one goroutine: listing is a
@@ -36,27 +35,38 @@ type walker struct {
 	skipped SkipCounts
 	dirs    int
 	links   []linkDir
-	// open holds the listed directories kept open so workers can open
-	// files relative to them (openat: one path component to resolve, not
-	// the whole absolute path). Bounded by maxOpenDirs; closed by close.
-	open []*os.File
+	// open holds the directories kept open so workers can open files
+	// relative to them (openat: one name to resolve). At most maxOpenDirs
+	// of them cost a descriptor, plus the scope roots; closed by close.
+	open   []*dirHandle
+	fdDirs int
 }
 
-// maxOpenDirs bounds the directory descriptors a scan keeps open; a tree
-// with more directories reads the rest by absolute path.
+// maxOpenDirs bounds the directory descriptors a scan keeps open for its
+// workers; files of further directories are opened below their scope root
+// by path, still without following any symlink (openBeneath).
 const maxOpenDirs = 64
+
+// maxDepth bounds how deep the walk descends: each level holds its
+// directory open while its subdirectories are listed. A deeper directory
+// is a counted SkipUnreadable; no memory tree comes near it.
+const maxDepth = 128
 
 // close releases the directories kept open for the workers.
 func (w *walker) close() {
-	for _, f := range w.open {
-		f.Close()
+	for _, d := range w.open {
+		d.close()
 	}
 	w.open = nil
 }
 
 // walkRoot lists one scope root. The root may itself be a symlink (as /tmp
 // is on macOS): IDs keep the path as given, made absolute, while the
-// containment checks use the resolved path.
+// containment checks use the resolved path, and the root is opened by it.
+// From there on nothing is opened by absolute path: every directory
+// relative to its parent's handle, every file relative to a held directory
+// (see dirHandle), so no change to the tree during the walk can make it
+// block or leave the root.
 func (w *walker) walkRoot(root string, scope Scope) error {
 	if root == "" {
 		return nil
@@ -70,13 +80,15 @@ func (w *walker) walkRoot(root string, scope Scope) error {
 		w.skipRoot(err)
 		return nil
 	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+	rd, err := openRootDir(real)
+	if err != nil {
 		w.skipRoot(err)
 		return nil
 	}
-	visited := map[string]bool{real: true}
+	w.open = append(w.open, rd) // files may be opened below it until the scan ends
+	r := &rootWalk{dir: rd, path: abs, real: real, scope: scope, visited: map[string]bool{real: true}}
 	w.links = w.links[:0]
-	w.walkDir(abs, "", real, real, scope, visited)
+	w.walkDir(r, rd, abs, "", real, 0)
 	// Directory symlinks are entered only after every real directory has
 	// been listed, in path order, so a directory reachable both ways is
 	// read once, under its real path, whatever order the kernel lists in.
@@ -84,18 +96,36 @@ func (w *walker) walkRoot(root string, scope Scope) error {
 		slices.SortFunc(w.links, func(a, b linkDir) int { return strings.Compare(a.rel, b.rel) })
 		l := w.links[0]
 		w.links = w.links[1:]
-		if visited[l.target] {
+		if r.visited[l.target] {
 			w.skipped[SkipSymlinkLoop]++
 			continue
 		}
-		visited[l.target] = true
-		w.walkDir(l.path, l.rel, l.target, real, scope, visited)
+		r.visited[l.target] = true
+		// The target was resolved and checked to be inside the root; it is
+		// opened below the root's handle without following any symlink, so
+		// a link retargeted since is never followed out.
+		d, err := rd.openBeneathDir(l.below, l.path)
+		if err != nil {
+			w.skipDir(err, false)
+			continue
+		}
+		w.walkDir(r, d, l.path, l.rel, l.target, strings.Count(l.below, "/")+1)
 	}
 	return nil
 }
 
-// linkDir is a symlinked directory waiting to be entered.
-type linkDir struct{ path, rel, target string }
+// rootWalk is the state of one scope root's walk.
+type rootWalk struct {
+	dir     *dirHandle // the root, held for the whole scan
+	path    string     // as given, made absolute: the prefix of IDs
+	real    string     // resolved
+	scope   Scope
+	visited map[string]bool // resolved directories entered
+}
+
+// linkDir is a symlinked directory waiting to be entered: below is its
+// resolved target relative to the resolved root.
+type linkDir struct{ path, rel, target, below string }
 
 func (w *walker) skipRoot(err error) {
 	if err != nil && errors.Is(err, fs.ErrPermission) {
@@ -105,27 +135,26 @@ func (w *walker) skipRoot(err error) {
 	w.skipped[SkipRootMissing]++
 }
 
-// walkDir lists dir (whose resolved path is realDir) and recurses.
-// Hidden entries (.git, editor files) are not part of the tree.
-func (w *walker) walkDir(dir, rel, realDir, realRoot string, scope Scope, visited map[string]bool) {
-	f, err := os.Open(dir)
-	if err != nil {
-		w.skipDir(err, rel == "")
-		return
-	}
-	ents, err := f.ReadDir(-1)
+// walkDir lists the open directory d (path as IDs spell it, rel below the
+// root, realDir resolved) and recurses. It closes d unless workers need
+// it. Hidden entries (.git, editor files) are not part of the tree.
+func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, depth int) {
+	ents, err := d.list()
 	if err != nil && len(ents) == 0 {
-		f.Close()
+		d.close()
 		w.skipDir(err, rel == "")
 		return
 	}
 	w.dirs++
-	dirfd := -1
-	if len(w.open) < maxOpenDirs && hasTopic(ents) {
-		w.open = append(w.open, f)
-		dirfd = dirFD(f)
-	} else {
-		f.Close()
+	// Files are opened relative to d if it is kept (the root always is),
+	// else below the root.
+	kept := d == r.dir
+	if !kept && hasTopic(ents) && (!d.holdsFD() || w.fdDirs < maxOpenDirs) {
+		kept = true
+		w.open = append(w.open, d)
+		if d.holdsFD() {
+			w.fdDirs++
+		}
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -135,50 +164,70 @@ func (w *walker) walkDir(dir, rel, realDir, realRoot string, scope Scope, visite
 		t := e.Type()
 		if t.IsRegular() {
 			if isTopic(name) {
-				w.addFile(dir, rel, name, scope, dirfd)
+				if kept {
+					w.addFile(path, rel, name, r.scope, fileAt{d, name})
+				} else {
+					below := strings.TrimPrefix(realDir+string(filepath.Separator)+name, r.real+string(filepath.Separator))
+					w.addFile(path, rel, name, r.scope, fileAt{r.dir, filepath.ToSlash(below)})
+				}
 			}
 			continue
 		}
-		path := dir + string(filepath.Separator) + name
+		epath := path + string(filepath.Separator) + name
 		erel := name
 		if rel != "" {
 			erel = rel + "/" + name
 		}
 		switch {
 		case t.IsDir():
+			if depth+1 > maxDepth {
+				w.skipped[SkipUnreadable]++
+				continue
+			}
 			sub := realDir + string(filepath.Separator) + name
-			visited[sub] = true
-			w.walkDir(path, erel, sub, realRoot, scope, visited)
+			r.visited[sub] = true
+			sd, err := d.openSubdir(name, epath)
+			if err != nil {
+				w.skipDir(err, false)
+				continue
+			}
+			w.walkDir(r, sd, epath, erel, sub, depth+1)
 		case t&fs.ModeSymlink != 0:
-			w.symlink(path, erel, name, realDir, realRoot, scope, visited)
+			w.symlink(r, epath, erel, name, realDir)
 		default:
 			if isTopic(name) {
 				w.skipped[SkipUnreadable]++
 			}
 		}
 	}
+	if !kept {
+		d.close()
+	}
 }
 
+// skipDir counts a directory that could not be opened or listed. One that
+// was replaced since it was listed (gone, now a FIFO or a symlink: ENOENT,
+// ENOTDIR, ELOOP) has vanished.
 func (w *walker) skipDir(err error, isRoot bool) {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		w.skipped[SkipPermission]++
 	case isRoot:
 		w.skipped[SkipRootMissing]++
-	case errors.Is(err, fs.ErrNotExist):
-		w.skipped[SkipVanished]++
 	default:
-		w.skipped[SkipUnreadable]++
+		w.skipped[skipForIO(err)]++
 	}
 }
 
 // symlink follows a link only to a target inside the scope root. A link to
 // a topic the walk reaches anyway, or to a directory it has already entered
 // (an ancestor: a loop; anything else: an alias), is skipped as
-// SkipSymlinkLoop, so every file is read once. Other links to files are
-// read through the link (the ID is the link's path); links to directories
-// are queued for walkRoot.
-func (w *walker) symlink(path, rel, name, realDir, realRoot string, scope Scope, visited map[string]bool) {
+// SkipSymlinkLoop, so every file is read once; so is a link to an index
+// (MEMORY.md), which is never a topic under any name. Other links to files
+// are read from their target below the root (the ID is the link's path);
+// links to directories are queued for walkRoot. The check here decides
+// what to read; the open itself (openBeneath) is what keeps it inside.
+func (w *walker) symlink(r *rootWalk, path, rel, name, realDir string) {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		switch {
@@ -199,9 +248,13 @@ func (w *walker) symlink(path, rel, name, realDir, realRoot string, scope Scope,
 	if !fi.IsDir() && !isTopic(name) {
 		return
 	}
-	if !within(realRoot, target) {
+	if !within(r.real, target) {
 		w.skipped[SkipSymlinkOutside]++
 		return
+	}
+	below := ""
+	if target != r.real {
+		below = filepath.ToSlash(strings.TrimPrefix(target, strings.TrimSuffix(r.real, string(filepath.Separator))+string(filepath.Separator)))
 	}
 	switch {
 	case fi.IsDir():
@@ -209,14 +262,20 @@ func (w *walker) symlink(path, rel, name, realDir, realRoot string, scope Scope,
 			w.skipped[SkipSymlinkLoop]++
 			return
 		}
-		w.links = append(w.links, linkDir{path: path, rel: rel, target: target})
+		w.links = append(w.links, linkDir{path: path, rel: rel, target: target, below: below})
 	case fi.Mode().IsRegular():
-		if isTopic(filepath.Base(target)) && !hiddenBelow(realRoot, target) {
+		base := filepath.Base(target)
+		if base == indexFile {
+			// Another name for the index: not a topic, not counted, like
+			// the index itself.
+			return
+		}
+		if isTopic(base) && !hiddenBelow(r.real, target) {
 			// The walk reads the target under its own path: an alias.
 			w.skipped[SkipSymlinkLoop]++
 			return
 		}
-		w.add(job{path: path, rel: rel, scope: scope, follow: true, at: fileAt{-1, ""}})
+		w.add(job{path: path, rel: rel, scope: r.scope, at: fileAt{r.dir, below}})
 	default:
 		w.skipped[SkipUnreadable]++
 	}
@@ -224,9 +283,8 @@ func (w *walker) symlink(path, rel, name, realDir, realRoot string, scope Scope,
 
 // addFile queues a regular topic file. A file the catalog knows reuses the
 // path strings of its entry, so an unchanged tree costs no allocation here.
-func (w *walker) addFile(dir, rel, name string, scope Scope, dirfd int) {
+func (w *walker) addFile(dir, rel, name string, scope Scope, at fileAt) {
 	w.keybuf = append(append(append(w.keybuf[:0], dir...), filepath.Separator), name...)
-	at := fileAt{dirfd, name}
 	if e := w.cache[scope][string(w.keybuf)]; e != nil {
 		w.jobs = append(w.jobs, job{path: e.path, rel: e.rel, scope: scope, at: at, old: e})
 		return

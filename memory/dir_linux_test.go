@@ -1,0 +1,75 @@
+//go:build linux
+
+package memory
+
+import (
+	"errors"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestOpenBeneathRefusesEscapes checks both ways openBeneath resolves a
+// path (openat2 and the component walk): a symlink anywhere on the path,
+// "..", an absolute path, a FIFO: each fails without following, climbing
+// or blocking.
+func TestOpenBeneathRefusesEscapes(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	writeFile(t, root, "a/b/ok.md", "inside", 0)
+	writeFile(t, outside, "b/ok.md", "outside", 0)
+	symlink(t, outside, filepath.Join(root, "link"))
+	symlink(t, filepath.Join(root, "a", "b", "ok.md"), filepath.Join(root, "a", "file-link.md"))
+	if err := mkfifo(filepath.Join(root, "a", "fifo")); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := openRootDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.close()
+	ways := map[string]func(int, string, int) (int, error){
+		"openBeneath":      openBeneath,
+		"openByComponents": openByComponents,
+	}
+	tests := []struct {
+		rel  string
+		flag int
+		ok   bool
+	}{
+		{"a/b/ok.md", fileOpenFlags, true},
+		{"a/b", dirOpenFlags, true},
+		{"link/b/ok.md", fileOpenFlags, false},
+		{"a/file-link.md", fileOpenFlags, false},
+		{"a/../a/b/ok.md", fileOpenFlags, false},
+		{"../" + filepath.Base(outside) + "/b/ok.md", fileOpenFlags, false},
+		{"/etc/hostname", fileOpenFlags, false},
+		{"a/fifo", dirOpenFlags, false},
+	}
+	for name, open := range ways {
+		for _, tt := range tests {
+			fd, err := open(rd.fd, tt.rel, tt.flag)
+			if err == nil {
+				syscall.Close(fd)
+			}
+			if (err == nil) != tt.ok {
+				t.Errorf("%s(%q) err = %v, want ok=%v", name, tt.rel, err, tt.ok)
+			}
+		}
+	}
+	// A FIFO opened as a file does not block either; the read path rejects
+	// it after fstat.
+	fd, err := openBeneath(rd.fd, "a/fifo", fileOpenFlags)
+	if err != nil {
+		t.Fatalf("open FIFO non-blocking: %v", err)
+	}
+	syscall.Close(fd)
+	if _, _, err := (osFS{}).readPrefix("fifo", fileAt{rd, "a/fifo"}, make([]byte, 16)); !errors.Is(err, errNotRegular) {
+		t.Errorf("readPrefix(FIFO) = %v, want errNotRegular", err)
+	}
+	if _, err := openRootDir(filepath.Join(root, "a", "fifo")); err == nil {
+		t.Errorf("a FIFO opened as a root")
+	}
+	if _, err := openRootDir(filepath.Join(root, "link")); err == nil {
+		t.Errorf("a root swapped for a symlink was followed")
+	}
+}
