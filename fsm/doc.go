@@ -61,7 +61,9 @@
 //
 //	// No further request: the turn ends. The plan is already terminal,
 //	// so nothing happens; had the turn had no tool call, this would
-//	// discard the plan with no_safe_delivery_point.
+//	// discard the plan with no_safe_delivery_point (or, had it settled
+//	// with nothing to deliver, with no_relevant_results or
+//	// already_delivered: turn_end_reason.txt).
 //	emit(s.Step(fsm.TurnEnded(plan, now())))
 //
 // where emit sends out.Telemetry to the host's telemetry.Sink

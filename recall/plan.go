@@ -162,8 +162,12 @@ func (p *Plan) ToolResult() Injection {
 }
 
 // End marks the end of the turn: the model answered without another
-// request. An open plan is discarded (no_safe_delivery_point); its
-// selector call is cancelled.
+// request. An open plan is discarded and its selector call cancelled. The
+// reason is no_safe_delivery_point when the plan had not settled or still
+// had documents to deliver; a settled plan with nothing left records why it
+// had nothing: no_relevant_results (empty selection) or already_delivered
+// (every selected document surfaced before). See
+// docs/decisions/0606-end-reason.md.
 func (p *Plan) End() {
 	p.e.apply(p, fsm.TurnEnded(p.id, p.e.now()))
 	p.refresh()
