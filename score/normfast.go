@@ -94,50 +94,48 @@ func wideASCII(r rune) byte {
 // that is already normalised (most non-ASCII memory text) is returned as
 // it is, without a copy.
 func normalizeFast(text string) (string, bool) {
-	changed := false
+	// b is the rebuilt text, started (built) at the first code point
+	// that changes; until then the text is its own normal form.
+	var b strings.Builder
+	built := false
+	start := func(i int) {
+		built = true
+		b.Grow(len(text))
+		b.WriteString(text[:i])
+	}
 	var last uint8 // combining class of the previous code point
 	for i := 0; i < len(text); {
 		if c := text[i]; c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
-				changed = true
+				if !built {
+					start(i)
+				}
+				c += 'a' - 'A'
+			}
+			if built {
+				b.WriteByte(c)
 			}
 			last = 0
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
+		r, size := decodeRune(text, i)
 		kind, ccc := fastRune(r)
-		switch kind {
-		case fastNone:
+		if kind == fastNone {
 			return "", false // also invalid UTF-8: RuneError is not handled
-		case fastUpper, fastWide:
-			changed = true
 		}
 		if ccc != 0 && last > ccc {
 			return "", false // marks out of canonical order
 		}
 		last = ccc
-		i += size
-	}
-	if !changed {
-		return text, true
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	for i := 0; i < len(text); {
-		if c := text[i]; c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			b.WriteByte(c)
-			i++
-			continue
+		if kind != fastStable && !built {
+			start(i)
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		switch kind, _ := fastRune(r); kind {
-		case fastUpper:
+		switch {
+		case !built:
+		case kind == fastUpper:
 			b.WriteRune(unicode.ToLower(r))
-		case fastWide:
+		case kind == fastWide:
 			c := wideASCII(r)
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
@@ -148,5 +146,24 @@ func normalizeFast(text string) (string, bool) {
 		}
 		i += size
 	}
+	if !built {
+		return text, true
+	}
 	return b.String(), true
+}
+
+// decodeRune is utf8.DecodeRuneInString(s[i:]) with the three-byte
+// sequences (the whole BMP past U+07FF: CJK, kana, Hangul, Thai) decoded
+// inline; TestDecodeRuneEqualsUTF8 compares it on every three-byte input.
+func decodeRune(s string, i int) (rune, int) {
+	if c := s[i]; c >= 0xE0 && c < 0xF0 && i+2 < len(s) {
+		c1, c2 := s[i+1], s[i+2]
+		if c1&0xC0 == 0x80 && c2&0xC0 == 0x80 {
+			r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
+			if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+				return r, 3
+			}
+		}
+	}
+	return utf8.DecodeRuneInString(s[i:])
 }

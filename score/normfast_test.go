@@ -100,7 +100,9 @@ func fastAlphabet() []string {
 	} {
 		out = append(out, string(r))
 	}
-	return append(out, "\xff", "\xe3\x81") // invalid UTF-8
+	// invalid UTF-8: a stray byte, a cut sequence, an overlong form, a
+	// surrogate
+	return append(out, "\xff", "\xe3\x81", "\xe0\x81\x81", "\xed\xa0\x80", "\x80")
 }
 
 // TestPropNormalizeFastEqualsRef: Normalize with its fast path gives what
@@ -151,5 +153,32 @@ func TestNormalizeFastNoCopy(t *testing.T) {
 	}
 	if !utf8.ValidString(Normalize("Ｓｅｒｖｅｒ，部署")) {
 		t.Error("invalid UTF-8")
+	}
+}
+
+// TestDecodeRuneEqualsUTF8 compares decodeRune with the utf8 package on
+// every three-byte input that starts with a three-byte lead, alone and
+// followed by more text.
+func TestDecodeRuneEqualsUTF8(t *testing.T) {
+	buf := []byte{0, 0, 0, 'x'}
+	for c := 0xE0; c < 0xF0; c++ {
+		for c1 := range 256 {
+			for c2 := range 256 {
+				buf[0], buf[1], buf[2] = byte(c), byte(c1), byte(c2)
+				for _, s := range []string{string(buf[:3]), string(buf)} {
+					r, n := decodeRune(s, 0)
+					wr, wn := utf8.DecodeRuneInString(s)
+					if r != wr || n != wn {
+						t.Fatalf("decodeRune(%+q) = %U, %d; utf8 says %U, %d", s, r, n, wr, wn)
+					}
+				}
+			}
+		}
+	}
+	for _, s := range []string{"a", "é", "\xe3", "\xe3\x81", "𠀀", "\xf0\x90"} {
+		r, n := decodeRune(s, 0)
+		if wr, wn := utf8.DecodeRuneInString(s); r != wr || n != wn {
+			t.Errorf("decodeRune(%+q) = %U, %d; utf8 says %U, %d", s, r, n, wr, wn)
+		}
 	}
 }

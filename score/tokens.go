@@ -133,7 +133,7 @@ func classAt(s string, i int) (runeClass, int) {
 	if c := s[i]; c < utf8.RuneSelf {
 		return asciiClass[c], 1
 	}
-	r, size := utf8.DecodeRuneInString(s[i:])
+	r, size := decodeRune(s, i)
 	return classify(r), size
 }
 
