@@ -561,3 +561,16 @@ func TestStatusHasNoText(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstQueryOnColdCorpus: a session whose first event is its prompt
+// (as in `claude -p`) waits, within the hook's budget, for the cold
+// corpus to be read, instead of racing the scan against the engine's
+// initial ceiling; with a generous budget it always gets its documents.
+func TestFirstQueryOnColdCorpus(t *testing.T) {
+	s := newServer(claudeOpts(t, copyTree(t)))
+	defer s.shutdownSessions()
+	text := contextOf(t, s.Handle(event("claude", "cold", "UserPromptSubmit", prompt("deploy checklist for billing-api"))).Output)
+	if len(titles(text)) == 0 {
+		t.Fatalf("first query on a cold corpus delivered nothing")
+	}
+}

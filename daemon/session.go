@@ -73,6 +73,7 @@ func (se *session) handle(ctx context.Context, ev agent.Event) []byte {
 	var inj recall.Injection
 	switch ev.Op {
 	case agent.OpQuery:
+		se.awaitWarm(ctx)
 		se.plan = se.eng.Query(se.life, recall.Query{Text: ev.Prompt, RecentTools: se.tools})
 		inj = se.plan.Initial(ctx)
 	case agent.OpToolResult:
@@ -93,6 +94,36 @@ func (se *session) handle(ctx context.Context, ev agent.Event) []byte {
 	}
 	se.injected += len(inj.Docs)
 	return agent.Answer(ev, inj.Text)
+}
+
+// warmReserve is the part of a hook's budget kept for the query itself
+// when the daemon waits for a cold engine's warm-up: the engine's 100 ms
+// initial ceiling and a margin.
+const warmReserve = 150 * time.Millisecond
+
+// awaitWarm waits, within ctx's deadline less warmReserve, until the
+// session's engine has read its tree. In `claude -p` and `qwen -p` runs
+// the first prompt follows SessionStart by milliseconds: without the wait
+// the first query races the cold scan against the engine's 100 ms initial
+// ceiling and, on a loaded machine, comes back empty. On a warm corpus the
+// warm-up is one revalidation and the wait is that long.
+func (se *session) awaitWarm(ctx context.Context) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		<-se.eng.Warmed()
+		return
+	}
+	wait := time.Until(deadline.Add(-warmReserve))
+	if wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-se.eng.Warmed():
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // remember keeps the latest tool names, most recent first.

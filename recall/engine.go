@@ -125,6 +125,14 @@ func (e *Engine) scan() (memory.Result, error) {
 	return e.cat.Scan(context.Background())
 }
 
+// Warmed returns a channel that is closed when the engine's warm-up has
+// read the tree and indexed it (or given up, or Shutdown stopped it). A
+// host never needs it — a query during the warm-up ranks what is read so
+// far — but one whose first query would otherwise race a cold scan
+// against the initial ceiling (a daemon whose first event of a session is
+// its first prompt) can wait on it within its own budget first.
+func (e *Engine) Warmed() <-chan struct{} { return e.warmed }
+
 // now is the fsm's clock: the monotonic time since the engine started.
 func (e *Engine) now() time.Duration { return time.Since(e.origin) }
 
