@@ -68,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // argument. When the command should stop it returns the exit code and
 // false: 0 after -h, 2 after a bad flag or a stray argument.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	setHelp(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, false

@@ -31,3 +31,34 @@ func TestSubcommandFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySubcommandHasHelp: -h of every command the usage lists prints a
+// synopsis naming the command and a description before the flags, and
+// exits 0.
+func TestEverySubcommandHasHelp(t *testing.T) {
+	var cmds []string
+	for _, l := range strings.Split(usage, "\n") {
+		if f := strings.Fields(l); len(l) > 2 && l[:2] == "  " && len(f) > 1 {
+			cmds = append(cmds, f[0])
+		}
+	}
+	cmds = append(cmds, "uninstall")
+	if len(cmds) < 8 {
+		t.Fatalf("read %d commands from the usage text: %v", len(cmds), cmds)
+	}
+	for _, cmd := range cmds {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{cmd, "-h"}, &stdout, &stderr); code != 0 {
+			t.Errorf("%s -h: exit %d", cmd, code)
+		}
+		text := stderr.String()
+		synopsis, rest, _ := strings.Cut(text, "\n")
+		if !strings.HasPrefix(synopsis, "usage: memrecall "+cmd) {
+			t.Errorf("%s -h: first line %q is not a synopsis", cmd, synopsis)
+		}
+		desc, _, _ := strings.Cut(strings.TrimLeft(rest, " \n"), "\n\n")
+		if strings.TrimSpace(desc) == "" || strings.HasPrefix(strings.TrimSpace(desc), "-") {
+			t.Errorf("%s -h: no description before the flags:\n%s", cmd, text)
+		}
+	}
+}

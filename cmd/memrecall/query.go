@@ -35,14 +35,29 @@ const shownRanked = 20
 // request after the initial wait and gets one tool result back once the
 // selector has answered.
 func runQuery(args []string, stdout, stderr io.Writer) int {
+	return runQueryFrom(args, os.Stdin, stdout, stderr)
+}
+
+// maxStdinQuery bounds a query read from standard input.
+const maxStdinQuery = 1 << 20
+
+// runQueryFrom is runQuery with its standard input given, for "query -".
+func runQueryFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memrecall query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: memrecall query "TEXT" [--project DIR] [--user DIR] [--agent NAME] [--tools a,b]
+       memrecall query - [flags] < query.txt
 
-Runs TEXT through the recall lifecycle. The model selector is used when
-MEMRECALL_BASE_URL and MEMRECALL_MODEL (and MEMRECALL_API_KEY if needed) name
-an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
+Runs TEXT (or, for "-", the whole of standard input) through the recall
+lifecycle on a memory tree and shows what a host would see: the ranking
+with scores, the initial and tool-result deliveries, the manifest, the
+injected text, the telemetry and the timings. The model selector is used
+when MEMRECALL_BASE_URL and MEMRECALL_MODEL (and MEMRECALL_API_KEY if
+needed) name an OpenAI-compatible endpoint; otherwise recall is
+deterministic only.
+
+flags:`)
 		fs.PrintDefaults()
 	}
 	dirs := addDirFlags(fs)
@@ -55,6 +70,21 @@ an OpenAI-compatible endpoint; otherwise recall is deterministic only.`)
 		}
 		fmt.Fprintf(stderr, "memrecall query: %v\n", err)
 		return 2
+	}
+	if text == "-" {
+		raw, err := io.ReadAll(io.LimitReader(stdin, maxStdinQuery+1))
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "memrecall query: reading the query from standard input: %v\n", err)
+			return 1
+		case len(raw) > maxStdinQuery:
+			fmt.Fprintf(stderr, "memrecall query: the query on standard input is longer than %d bytes\n", maxStdinQuery)
+			return 2
+		}
+		if text = strings.TrimSpace(string(raw)); text == "" {
+			fmt.Fprintln(stderr, "memrecall query: empty query text on standard input")
+			return 2
+		}
 	}
 	roots, why, err := dirs.resolveRoots()
 	if err != nil {
@@ -163,9 +193,13 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	printWhy(w, why)
 	fmt.Fprintf(w, "tools:   %s\n\n", orNone(strings.Join(q.RecentTools, ",")))
 
-	fmt.Fprintf(w, "Ranked: %d lexical matches among %d documents (%d kept by the noise filter; skipped %d: %s); %d candidates for the selector\n",
-		len(tr.Ranked), tr.Scanned, tr.Kept, tr.Skipped.Total(), tr.Skipped, len(tr.Candidates))
+	lexical := min(len(tr.Ranked), len(tr.Candidates))
+	fmt.Fprintf(w, "Ranked: %s among %s (%d kept by the noise filter; skipped %d: %s)\n",
+		plural(len(tr.Ranked), "lexical match"), plural(tr.Scanned, "document"), tr.Kept, tr.Skipped.Total(), tr.Skipped)
+	fmt.Fprintf(w, "Candidates for the selector: %d (%d lexical %s, %d recent %s with no lexical match, so the model can still find them)\n",
+		len(tr.Candidates), lexical, pluralWord(lexical, "match"), len(tr.Candidates)-lexical, pluralWord(len(tr.Candidates)-lexical, "document"))
 	if len(tr.Ranked) > 0 {
+		fmt.Fprintln(w, "  SCORE is points: per query word, 4 if the title has it, 3 the description, 1 the body; up to 2 more for words naming the memory's type")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  RANK\tSCORE\tSCOPE\tTYPE\tPATH\tTITLE")
 		for i, m := range tr.Ranked[:min(len(tr.Ranked), shownRanked)] {
@@ -178,7 +212,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	}
 	fmt.Fprintln(w)
 
-	printDelivery(w, "Initial prompt", r.initial, tr)
+	printDelivery(w, "Initial prompt", r.initial, tr, selName == "")
 	manifestDocs, manifestBytes := tr.ManifestDocs, tr.ManifestBytes
 	if selName == "" {
 		// No call was made; show the manifest a selector would have got.
@@ -202,7 +236,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 			fmt.Fprintf(w, "  %s\n", relOf(id, tr))
 		}
 	}
-	printDelivery(w, "Tool result", r.tool, tr)
+	printDelivery(w, "Tool result", r.tool, tr, selName == "")
 	fmt.Fprintln(w)
 
 	for _, s := range []struct {
@@ -223,13 +257,20 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 		round(tr.Scan), round(tr.Publish), round(r.initialWait), round(tr.Selector), round(tr.Settle))
 }
 
-// printDelivery prints one delivery point's documents.
-func printDelivery(w io.Writer, point string, inj recall.Injection, tr recall.Trace) {
+// printDelivery prints one delivery point's documents. Without a selector
+// the refined phase is the lexical top five, and the line says so rather
+// than naming a refinement that did not happen.
+func printDelivery(w io.Writer, point string, inj recall.Injection, tr recall.Trace, noSelector bool) {
 	if inj.Empty() {
 		fmt.Fprintf(w, "%s: nothing injected\n", point)
 		return
 	}
-	fmt.Fprintf(w, "%s: %d documents (phase %s, strategy %s)\n", point, len(inj.Docs), inj.Phase, inj.Strategy)
+	if noSelector && inj.Phase == telemetry.PhaseRefined {
+		fmt.Fprintf(w, "%s: %s (the lexical top five: no selector configured; telemetry phase %s, strategy %s)\n",
+			point, plural(len(inj.Docs), "document"), inj.Phase, inj.Strategy)
+	} else {
+		fmt.Fprintf(w, "%s: %s (phase %s, strategy %s)\n", point, plural(len(inj.Docs), "document"), inj.Phase, inj.Strategy)
+	}
 	for _, id := range inj.Docs {
 		fmt.Fprintf(w, "  %s\n", relOf(id, tr))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -22,7 +23,7 @@ func TestQueryCommandDeterministicOnExamples(t *testing.T) {
 		"project: examples/memory/project",
 		"RANK  SCORE",
 		"release-freeze-q4.md",
-		"Initial prompt: 3 documents (phase refined, strategy heuristic)",
+		"Initial prompt: 3 documents (the lexical top five: no selector configured; telemetry phase refined, strategy heuristic)",
 		"Selector: none configured",
 		"Manifest: 16 documents",
 		"# Saved memories",
@@ -75,7 +76,7 @@ func TestQueryCommandWithSelector(t *testing.T) {
 		"  user/terse-answers.md",
 	}
 	if fastFirst {
-		wants = append(wants, "Tool result: 1 documents (phase refined, strategy model)",
+		wants = append(wants, "Tool result: 1 document (phase refined, strategy model)",
 			"delivery phase=refined point=tool_result strategy=model docs=1")
 	} else {
 		wants = append(wants, "Initial prompt: 2 documents (phase refined, strategy model)",
@@ -129,5 +130,27 @@ func TestQueryCommandMissingRoot(t *testing.T) {
 	}
 	if want := "memrecall query: no memory to read: project memory " + missing + " does not exist\n"; errb.String() != want || out.Len() != 0 {
 		t.Errorf("stderr %q, stdout %q; want only %q", errb.String(), out.String(), want)
+	}
+}
+
+// TestQueryFromStdin: "query -" reads the whole of standard input as the
+// query, so a long query needs no quoting; an empty one is a usage error.
+func TestQueryFromStdin(t *testing.T) {
+	t.Setenv(envBaseURL, "")
+	t.Chdir("../..")
+	long := strings.Repeat("how do we deploy during the release freeze? ", 40)
+	var out, errb bytes.Buffer
+	if code := runQueryFrom([]string{"-", "--no-snapshot"}, strings.NewReader(long+"\n"), &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if want := fmt.Sprintf("query:   %q\n", strings.TrimSpace(long)); !strings.HasPrefix(out.String(), want) {
+		t.Errorf("output does not start with the query read from stdin:\n%s", out.String()[:min(out.Len(), 300)])
+	}
+	for _, in := range []string{"", "  \n\t"} {
+		out.Reset()
+		errb.Reset()
+		if code := runQueryFrom([]string{"-"}, strings.NewReader(in), &out, &errb); code != 2 || !strings.Contains(errb.String(), "empty query text on standard input") {
+			t.Errorf("stdin %q: exit %d, stderr %q; want 2 and a message", in, code, errb.String())
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +17,17 @@ import (
 func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memrecall scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: memrecall scan [--project DIR] [--user DIR] [--agent NAME]
+
+Lists what a memory tree holds, one line per topic document (scope, type,
+age, path, title), then how many files were skipped and why, and the
+scan's work. Without flags it reads the example tree shipped in the
+repository (run it from the repository root).
+
+flags:`)
+		fs.PrintDefaults()
+	}
 	dirs := addDirFlags(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -50,12 +62,12 @@ func printScan(w io.Writer, roots memory.Roots, why []string, res memory.Result,
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Scope, d.Type, age(now.Sub(d.Modified)), d.RelPath, d.Title)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d documents (project %d, user %d); skipped %d: %s\n",
-		len(res.Docs), perScope[memory.ScopeProject], perScope[memory.ScopeUser],
+	fmt.Fprintf(w, "\n%s (project %d, user %d); skipped %d: %s\n",
+		plural(len(res.Docs), "document"), perScope[memory.ScopeProject], perScope[memory.ScopeUser],
 		res.Skipped.Total(), res.Skipped)
 	s := res.Stats
-	fmt.Fprintf(w, "%d dirs, %d topic files, %d read, %d reused, %d workers, %s\n",
-		s.Dirs, s.Listed, s.Read, s.Reused, s.Workers, s.Duration.Round(10*time.Microsecond))
+	fmt.Fprintf(w, "%s, %s, %d read, %d reused, %s, %s\n",
+		plural(s.Dirs, "dir"), plural(s.Listed, "topic file"), s.Read, s.Reused, plural(s.Workers, "worker"), s.Duration.Round(10*time.Microsecond))
 }
 
 func orNone(dir string) string {
@@ -65,7 +77,8 @@ func orNone(dir string) string {
 	return dir
 }
 
-// age renders a duration coarsely, as a person reads a file's age.
+// age renders a duration coarsely, as a person reads a file's age:
+// "3 min", "2 h", "5 d" (a bare "5m" reads as months to some).
 func age(d time.Duration) string {
 	switch {
 	case d < 0:
@@ -73,9 +86,26 @@ func age(d time.Duration) string {
 	case d < time.Minute:
 		return "now"
 	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
+		return fmt.Sprintf("%d min", int(d/time.Minute))
 	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
+		return fmt.Sprintf("%d h", int(d/time.Hour))
 	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+	return fmt.Sprintf("%d d", int(d/(24*time.Hour)))
+}
+
+// plural writes a count with its noun, singular for one: "1 document",
+// "3 documents".
+func plural(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, pluralWord(n, noun))
+}
+
+// pluralWord is noun, made plural unless n is one ("match" → "matches").
+func pluralWord(n int, noun string) string {
+	switch {
+	case n == 1:
+		return noun
+	case strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "s"):
+		return noun + "es"
+	}
+	return noun + "s"
 }

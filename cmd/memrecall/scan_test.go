@@ -39,8 +39,8 @@ func TestScanCommandFlags(t *testing.T) {
 
 func TestAge(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		-time.Second: "future", 10 * time.Second: "now", 5 * time.Minute: "5m",
-		3 * time.Hour: "3h", 72 * time.Hour: "3d",
+		-time.Second: "future", 10 * time.Second: "now", 5 * time.Minute: "5 min",
+		3 * time.Hour: "3 h", 72 * time.Hour: "3 d",
 	} {
 		if got := age(d); got != want {
 			t.Errorf("age(%v) = %q, want %q", d, got, want)
