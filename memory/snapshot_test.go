@@ -32,9 +32,12 @@ func snapTree(t *testing.T) Roots {
 	return Roots{Project: proj, User: user}
 }
 
+// scanCat scans and waits for the snapshot write the scan may have
+// started, so that no write outlives the test's temporary directories.
 func scanCat(t *testing.T, c *Catalog) Result {
 	t.Helper()
 	res, err := c.Scan(context.Background())
+	c.WaitSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +245,9 @@ func TestPropSnapshotNeverServesWhatIsNotOnDisk(t *testing.T) {
 				}
 			},
 			"fresh process": func(rt *rapid.T) {
-				got, err := snapCatalog(roots, file, "v").Scan(context.Background())
+				fresh := snapCatalog(roots, file, "v")
+				got, err := fresh.Scan(context.Background())
+				fresh.WaitSnapshot()
 				if err != nil {
 					rt.Fatal(err)
 				}
