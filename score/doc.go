@@ -11,10 +11,12 @@
 //	kept, ranked := ix.Rank(q, docs)  // cold or warm, the same answer
 //
 // kept is what survives the noise filter (it is also the pool the model
-// selector may choose from); ranked holds the lexical matches, best first,
-// or nothing when the documents know no more than a third of the query —
-// its words, and the characters of its CJK and Thai-like runs at half a
-// word each (the known-share gate, docs/decisions/0205-precision.md).
+// selector may choose from); ranked holds the lexical matches, best first
+// by a field-weighted sum of the matched tokens' inverse document
+// frequencies, or nothing when the document with the most evidence holds
+// too small a share of the query's own (docs/decisions/0206-evidence.md).
+// Words also match through a folded key without accents and marks
+// (docs/decisions/0207-folding-stems.md).
 //
 // Algebraic promises, checked by property tests:
 //   - Normalize(Normalize(s)) == Normalize(s), and Normalize(norm.NFKC(s)) ==

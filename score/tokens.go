@@ -282,8 +282,7 @@ func emitQueryBigrams(run string, emit func(string)) {
 }
 
 // queryBigramSpans calls span with the byte range of each bigram
-// emitQueryBigrams emits, in order; the known-share gate reads which
-// characters each covers.
+// emitQueryBigrams emits, in order.
 func queryBigramSpans(run string, span func(a, b int)) {
 	prev, size := utf8.DecodeRuneInString(run)
 	a, b := 0, size
