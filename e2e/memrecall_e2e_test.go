@@ -134,9 +134,10 @@ func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool)
 	} else if err := w.WriteSettings(b.path); err != nil {
 		t.Fatal(err)
 	}
-	if w.Agent.Name == "qwen" {
-		// memrecall replaces Qwen Code's own recall: with both, each would
-		// deliver the same documents.
+	if w.Agent.Name == "qwen" && os.Getenv("MEMRECALL_E2E_QWEN_OWN_RECALL") != "1" {
+		// memrecall replaces Qwen Code's own recall: with both, each
+		// delivers the same documents (MEMRECALL_E2E_QWEN_OWN_RECALL=1
+		// keeps both, to measure that).
 		if err := w.PatchSettings(map[string]any{"memory": map[string]any{"enableManagedAutoMemory": false}}); err != nil {
 			t.Fatal(err)
 		}
