@@ -11,14 +11,20 @@ import (
 // them, and on a regression floor where it does not yet.
 var otherCorpora = []struct {
 	path string
-	// noResultFloor is the no-result recall the scorer reached when the
-	// corpus was committed. Spec §8 asks ≥ 95 % on unseen corpora; both
-	// corpora are one case short of it (docs/evaluation.md, Known gaps), so
-	// this floor guards against regression, not the target.
+	// recallFloor and top1Floor are the lexical Recall@5 and top-1 gated:
+	// spec §8's targets (95 %, 90 %) where the scorer meets them, else the
+	// reading the scorer had when the gate was added.
+	recallFloor, top1Floor float64
+	// noResultFloor is the overall no-result recall gated: spec §8's 95 %
+	// on unseen corpora where the scorer meets it, else a regression floor.
 	noResultFloor float64
 }{
-	{"testdata/unseen-a.json", 0.92},
-	{"testdata/heldout-b.json", 0.92},
+	{"testdata/unseen-a.json", 0.95, 0.90, 0.95},
+	{"testdata/heldout-b.json", 0.95, 0.90, 0.95},
+	// blind-c's reading after issue 14 (docs/evaluation.md): far from the
+	// targets on every count, so these floors only guard against
+	// regression (lexical 79.9 % / 76.5 %, no-result recall 63.6 %).
+	{"testdata/blind-c.json", 0.79, 0.76, 0.63},
 }
 
 func TestOtherCorporaTargets(t *testing.T) {
@@ -51,11 +57,11 @@ func TestOtherCorporaTargets(t *testing.T) {
 				t.Fatalf("no lexical or overall row for memrecall")
 			}
 			keep := func(k *Case) bool { return IsLexical(k.Slice) }
-			if got := val(lexical.RecallAt5); got < 0.95 {
-				t.Errorf("lexical Recall@5 %.3f < 0.95%s", got, misses(out, ScorerMemrecall, keep))
+			if got := val(lexical.RecallAt5); got < oc.recallFloor {
+				t.Errorf("lexical Recall@5 %.3f < %.2f%s", got, oc.recallFloor, misses(out, ScorerMemrecall, keep))
 			}
-			if got := val(lexical.Top1); got < 0.90 {
-				t.Errorf("lexical top-1 %.3f < 0.90%s", got, misses(out, ScorerMemrecall, keep))
+			if got := val(lexical.Top1); got < oc.top1Floor {
+				t.Errorf("lexical top-1 %.3f < %.2f%s", got, oc.top1Floor, misses(out, ScorerMemrecall, keep))
 			}
 			if got := val(overall.NoResultRecall); got < oc.noResultFloor {
 				t.Errorf("no-result recall %.3f < %.2f%s", got, oc.noResultFloor,
