@@ -54,8 +54,12 @@ func SettingsFile(a Name, env Env) string {
 }
 
 // HookCommand is the command line installed for agent a, running the
-// memrecall binary at exe.
+// binary at exe: `memrecall-hook --agent a` for the hook-only binary,
+// `memrecall hook --agent a` for any other.
 func HookCommand(exe string, a Name) string {
+	if strings.HasPrefix(filepath.Base(exe), "memrecall-hook") {
+		return shellQuote(exe) + " --agent " + string(a)
+	}
 	return shellQuote(exe) + " hook --agent " + string(a)
 }
 
@@ -203,20 +207,23 @@ func withoutOurs(groups []any, a Name, command string) ([]any, bool) {
 
 // isOurs recognises a hook memrecall installed for a: the command being
 // installed, or a command whose program is named memrecall* and whose
-// arguments are "hook --agent a" (an install from another path).
+// arguments are "hook --agent a" (memrecall) or "--agent a"
+// (memrecall-hook), as an install from another path writes.
 func isOurs(h any, a Name, command string) bool {
 	m, ok := h.(map[string]any)
 	if !ok {
 		return false
 	}
 	cmd, _ := m["command"].(string)
-	if command != "" && strings.TrimSpace(cmd) == command {
+	cmd = strings.TrimSpace(cmd)
+	if command != "" && cmd == command {
 		return true
 	}
-	prog, args, ok := strings.Cut(strings.TrimSpace(cmd), " hook --agent ")
-	if !ok || strings.TrimSpace(args) != string(a) {
+	i := strings.LastIndex(cmd, " --agent ")
+	if i < 0 || strings.TrimSpace(cmd[i+len(" --agent "):]) != string(a) {
 		return false
 	}
+	prog := strings.TrimSuffix(cmd[:i], " hook")
 	prog = strings.Trim(prog, "'\"")
 	return strings.HasPrefix(filepath.Base(prog), "memrecall")
 }

@@ -126,6 +126,12 @@ func TestIsOurs(t *testing.T) {
 		{"memrecall hook --agent qwen", false},
 		{"other hook --agent claude", false},
 		{"memrecall query x", false},
+		{"/usr/bin/memrecall-hook --agent claude", true},
+		{"/usr/bin/memrecall-hook --agent qwen", false},
+		{"/usr/bin/other --agent claude", false},
+	}
+	if got := HookCommand("/b/memrecall-hook", Gemini); got != "/b/memrecall-hook --agent gemini" {
+		t.Errorf("HookCommand(memrecall-hook) = %q", got)
 	}
 	if !isOurs(map[string]any{"command": "/tmp/mr hook --agent claude"}, Claude, "/tmp/mr hook --agent claude") {
 		t.Error("the command being installed is not recognised")

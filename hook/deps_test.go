@@ -6,17 +6,17 @@ import (
 	"testing"
 )
 
-// TestDepsStayTiny pins the hook client's dependency set: the standard
-// library and daemon/wire only. A hook process must cost its spawn and one
-// round trip, so nothing that parses memory, builds scoring tables or
-// talks to a model may be linked through this package.
+// TestDepsStayTiny pins the dependency set of the hook client and of the
+// hook-only binary: the standard library and daemon/wire only. A hook
+// process must cost its spawn and one round trip, so nothing that parses
+// memory, builds scoring tables or talks to a model may be linked.
 func TestDepsStayTiny(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	out, err := exec.Command("go", "list", "-deps", ".", "../cmd/memrecall-hook").Output()
 	if err != nil {
 		t.Skipf("go list unavailable: %v", err)
 	}
 	const mod = "github.com/memrecall/memrecall/"
-	allowed := map[string]bool{mod + "hook": true, mod + "daemon/wire": true}
+	allowed := map[string]bool{mod + "hook": true, mod + "daemon/wire": true, mod + "cmd/memrecall-hook": true}
 	var got []string
 	for _, p := range strings.Fields(string(out)) {
 		if strings.HasPrefix(p, mod) && !allowed[p] {

@@ -27,7 +27,7 @@ func runInstall(args []string, stdout, stderr io.Writer, remove bool) int {
 	agentFlag := flags.String("agent", "", "the agent: claude, gemini or qwen")
 	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
 	settings := flags.String("settings", "", "the settings file (default: the agent's user settings file)")
-	binary := flags.String("binary", "", "the memrecall binary the hook runs (default: this one)")
+	binary := flags.String("binary", "", "the binary the hook runs (default: memrecall-hook next to this binary, else this one)")
 	if code, ok := parseFlags(flags, args, stderr); !ok {
 		return code
 	}
@@ -58,6 +58,11 @@ func runInstall(args []string, stdout, stderr io.Writer, remove bool) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: cannot find this binary: %v\n", name, err)
 			return 1
+		}
+		// The hook-only binary, when installed next to this one, costs
+		// each hook event less (docs/hooks.md).
+		if h := filepath.Join(filepath.Dir(exe), "memrecall-hook"); isFile(h) {
+			exe = h
 		}
 	}
 	var updated []byte
@@ -168,4 +173,9 @@ func splitLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
