@@ -8,3 +8,5 @@ require (
 	golang.org/x/text v0.40.0
 	pgregory.net/rapid v1.3.0
 )
+
+require go.yaml.in/yaml/v3 v3.0.6

@@ -25,4 +25,11 @@ var (
 	ErrInvalidUTF8 = errors.New("memory: invalid UTF-8")
 	// ErrBinary is returned by Parse for content with NUL bytes.
 	ErrBinary = errors.New("memory: binary content")
+	// ErrInvalidYAML is returned by Parse for a frontmatter that nests
+	// (or otherwise needs a YAML reading) but does not parse as a YAML
+	// mapping.
+	ErrInvalidYAML = errors.New("memory: frontmatter is not valid YAML")
+	// ErrNotString is returned by Parse when `type`, `metadata.type`,
+	// `name`, `title` or `description` is a mapping or a sequence.
+	ErrNotString = errors.New("memory: frontmatter value is not a string")
 )

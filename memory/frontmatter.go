@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -28,30 +29,66 @@ type Parsed struct {
 	BodyTruncated bool
 }
 
-// Parse reads a whole topic file in the format of spec §2.3: a `---` line,
-// `key: value` lines, a `---` line, then the body. CRLF line ends are read
-// as LF and a leading byte-order mark is ignored. Values may be bare,
-// "double-quoted" (escapes \" \\ \n \t; any other backslash is kept) or
-// 'single-quoted' (a doubled single quote is one quote). Only lines that
-// start at column 0 are keys, so nested YAML under an unknown key can never
-// set a known one; blank lines, comments (#) and lines without a colon are
-// ignored, and a repeated key keeps its last value.
+// Parse reads a whole topic file: a `---` line, a YAML frontmatter, a `---`
+// line, then the body. CRLF line ends are read as LF and a leading
+// byte-order mark is ignored.
+//
+// The frontmatter is read in one of two ways (decision 0105). The flat form
+// agents and people write most — only blank lines, `#` comment lines and
+// `key: value` lines at column 0 whose value opens no YAML structure — is
+// read line by line, without a YAML parser, in the dialect of decision
+// 0104: values may be bare, "double-quoted" (escapes \" \\ \n \t; any other
+// backslash is kept) or 'single-quoted' (a doubled single quote is one
+// quote), a bare value is taken literally (` #` is not a comment), and a
+// repeated key keeps its last value. Where YAML would read such a value
+// the same way, the two readings agree by construction (checked by a
+// property and a fuzz target). Anything else — nested maps, block scalars
+// (`>-`, `|`), flow collections, anchors and aliases, quoted keys,
+// multi-line plain scalars — is parsed as YAML. `type` is read flat or
+// nested under `metadata:` (flat wins when both are present); `name`,
+// `title` and `description` may be any YAML scalar, read as its text.
 //
 // The error is one of the sentinels ErrBinary, ErrInvalidUTF8,
-// ErrNoFrontmatter, ErrUnterminatedFrontmatter, ErrMissingType or
-// ErrUnknownType (wrapped with the value).
+// ErrNoFrontmatter, ErrUnterminatedFrontmatter, ErrInvalidYAML,
+// ErrNotString, ErrMissingType or ErrUnknownType (wrapped with the value),
+// or ErrFrontmatterTooLong for a YAML frontmatter longer than ReadLimit.
 func Parse(data []byte) (Parsed, error) {
 	p, _, err := parse(data, true, nil)
 	return p, err
 }
+
+// route says which reader produced a Parsed.
+type route uint8
+
+const (
+	// routeFlat: the flat form, read line by line. Where YAML reads every
+	// value as the same string (see lineForm) the two agree; where it
+	// would not (a bare ` #`, `a: b` in a value, an unknown escape, an
+	// unterminated quote) the line reading of decision 0104 stands.
+	routeFlat route = iota
+	// routeFallback: column-0 lines that are not the flat form and that
+	// YAML rejects (a line without a colon, a bare value starting with `*`
+	// or `[` followed by more text), read line by line as 0104 says.
+	routeFallback
+	// routeYAML: read by the YAML parser.
+	routeYAML
+)
 
 // parse does Parse's work for a scan: data may be only a prefix of the file
 // (complete is false), and scratch is a reusable buffer for CRLF
 // normalisation that is returned for the next call. The returned strings
 // share one allocation whenever no value needs unescaping.
 func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
+	p, _, scratch, err := parseRoute(data, complete, scratch, false)
+	return p, scratch, err
+}
+
+// parseRoute is parse, also saying which reader read the frontmatter.
+// yamlOnly sends every frontmatter to the YAML parser (for the tests that
+// hold the two readings against each other).
+func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Parsed, route, []byte, error) {
 	if bytes.IndexByte(data, 0) >= 0 {
-		return Parsed{}, scratch, ErrBinary
+		return Parsed{}, routeFlat, scratch, ErrBinary
 	}
 	if !complete {
 		// The read limit may cut a rune or a CRLF in half.
@@ -59,7 +96,7 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 		data = bytes.TrimSuffix(data, []byte("\r"))
 	}
 	if !utf8.Valid(data) {
-		return Parsed{}, scratch, ErrInvalidUTF8
+		return Parsed{}, routeFlat, scratch, ErrInvalidUTF8
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if bytes.IndexByte(data, '\r') >= 0 {
@@ -69,22 +106,31 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 
 	line, pos, ok := nextLine(data, 0)
 	if !isFence(line) {
-		return Parsed{}, scratch, ErrNoFrontmatter
+		return Parsed{}, routeFlat, scratch, ErrNoFrontmatter
 	}
+	fmStart, fmEnd := pos, pos
 	var name, title, desc, typ span
 	closed := false
+	// flat: every line is blank, a comment, or a `key: value` at column 0
+	// with a plain key and a value that opens no YAML structure.
+	flat := true
 	for ok {
 		start := pos
 		line, pos, ok = nextLine(data, pos)
 		if isFence(line) {
 			closed = true
+			fmEnd = start
 			break
 		}
 		key, val, vstart, has := splitKey(line)
 		if !has {
+			if flat && unkeyedNests(line) {
+				flat = false
+			}
 			continue
 		}
 		sp := valueSpan(val, start+vstart)
+		known := true
 		switch string(key) {
 		case "type":
 			typ = sp
@@ -94,30 +140,46 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 			title = sp
 		case "description":
 			desc = sp
+		default:
+			known = false
+		}
+		if flat && keyedNests(line, key, val, known) {
+			flat = false
 		}
 	}
 	if !closed {
 		if !complete {
-			return Parsed{}, scratch, ErrFrontmatterTooLong
+			return Parsed{}, routeFlat, scratch, ErrFrontmatterTooLong
 		}
-		return Parsed{}, scratch, ErrUnterminatedFrontmatter
+		return Parsed{}, routeFlat, scratch, ErrUnterminatedFrontmatter
 	}
+	r := routeFlat
+	if !flat || yamlOnly {
+		fm := data[fmStart:fmEnd]
+		f, err := yamlFields(fm)
+		if err == nil {
+			p, err := f.parsed(data, pos, complete)
+			return p, routeYAML, scratch, err
+		}
+		if !errors.Is(err, ErrInvalidYAML) || indented(fm) || yamlOnly {
+			return Parsed{}, routeYAML, scratch, err
+		}
+		// YAML rejects a block of column-0 lines (a line without a colon,
+		// a bare value starting with `*` or `[` and more text): read it
+		// line by line as decision 0104 does, like Qwen Code.
+		r = routeFallback
+	}
+
 	if typ.empty() {
-		return Parsed{}, scratch, ErrMissingType
+		return Parsed{}, r, scratch, ErrMissingType
 	}
 	t, known := typeOf(typ.raw(data))
 	if !known {
-		return Parsed{}, scratch, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
+		return Parsed{}, r, scratch, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
 	}
 
 	// The body: trimmed, then cut to the window.
-	bodyStart, bodyEnd := trimSpan(data, pos, len(data))
-	if string(data[bodyStart:bodyEnd]) == emptyBody {
-		bodyStart = bodyEnd
-	}
-	cut := windowEnd(data[bodyStart:bodyEnd], BodyWindow)
-	truncated := cut < bodyEnd-bodyStart || !complete
-	bodyEnd = bodyStart + cut
+	bodyStart, bodyEnd, truncated := body(data, pos, complete)
 
 	// One allocation for everything that can be sliced without unescaping.
 	s := string(data[:bodyEnd])
@@ -135,7 +197,19 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 	default:
 		p.Title = t.String()
 	}
-	return p, scratch, nil
+	return p, r, scratch, nil
+}
+
+// body locates the body after the closing fence at pos: trimmed, the
+// "_No entries yet._" placeholder read as empty, cut to BodyWindow runes.
+func body(data []byte, pos int, complete bool) (start, end int, truncated bool) {
+	start, end = trimSpan(data, pos, len(data))
+	if string(data[start:end]) == emptyBody {
+		start = end
+	}
+	cut := windowEnd(data[start:end], BodyWindow)
+	truncated = cut < end-start || !complete
+	return start, start + cut, truncated
 }
 
 // span locates a value in the parsed buffer. esc says it needs unescaping

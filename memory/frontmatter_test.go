@@ -127,7 +127,12 @@ func TestParse(t *testing.T) {
 		{name: "empty type", in: "---\ntype:\n---\nb", err: ErrMissingType},
 		{name: "unknown type", in: "---\ntype: note\n---\n", err: ErrUnknownType},
 		{name: "type is case sensitive", in: "---\ntype: User\n---\n", err: ErrUnknownType},
-		{name: "indented type does not count", in: "---\n  type: user\n---\n", err: ErrMissingType},
+		{
+			// A mapping indented as a whole is still a mapping to YAML.
+			name: "wholly indented mapping",
+			in:   "---\n  type: user\n---\n",
+			want: Parsed{Type: TypeUser, Title: "user"},
+		},
 		{name: "binary", in: "---\ntype: user\n---\n\x00\x01", err: ErrBinary},
 		{name: "invalid UTF-8", in: "---\ntype: user\n---\n\xff\xfe", err: ErrInvalidUTF8},
 	}

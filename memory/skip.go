@@ -44,6 +44,12 @@ const (
 	SkipMissingType
 	// SkipUnknownType: `type` is not user, feedback, project or reference.
 	SkipUnknownType
+	// SkipInvalidYAML: a frontmatter that needs a YAML reading (it nests)
+	// and does not parse as a YAML mapping.
+	SkipInvalidYAML
+	// SkipNotString: `type`, `metadata.type`, `name`, `title` or
+	// `description` is a mapping or a sequence.
+	SkipNotString
 
 	numSkipReasons
 )
@@ -62,6 +68,8 @@ var skipNames = [numSkipReasons]string{
 	SkipTooLarge:                "too_large",
 	SkipMissingType:             "missing_type",
 	SkipUnknownType:             "unknown_type",
+	SkipInvalidYAML:             "invalid_yaml",
+	SkipNotString:               "not_string",
 }
 
 // String returns the reason's snake_case label.
@@ -130,6 +138,10 @@ func skipFor(err error) SkipReason {
 		return SkipMissingType
 	case errors.Is(err, ErrUnknownType):
 		return SkipUnknownType
+	case errors.Is(err, ErrInvalidYAML):
+		return SkipInvalidYAML
+	case errors.Is(err, ErrNotString):
+		return SkipNotString
 	}
 	return SkipUnreadable
 }

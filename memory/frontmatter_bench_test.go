@@ -1,0 +1,77 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchFlat is a topic file in the flat form, benchClaude the same content
+// as Claude Code writes it (nested type, folded description): the YAML path.
+var (
+	benchBody   = strings.Repeat("deploy the canary and watch latency ", 40)
+	benchFlat   = []byte("---\nname: Deploy checklist\ndescription: how we ship the billing service safely\ntype: reference\n---\n" + benchBody)
+	benchClaude = []byte("---\nname: deploy-checklist\ndescription: >-\n  how we ship the billing service\n  safely\nmetadata:\n  type: reference\n---\n" + benchBody + "\nSee [[release-freeze]].\n")
+)
+
+// BenchmarkParseForms times, inside every iteration and on the same file,
+// the flat parser as it was before the YAML path (legacyParse, the
+// reference), today's flat path, and the YAML path on the Claude form of
+// the same topic. It reports each per file and as ratios to the reference,
+// so the ratios hold on a loaded machine where absolute times drift. Each
+// figure is the fastest of its blocks of 64 parses.
+func BenchmarkParseForms(b *testing.B) {
+	const k = 64 // parses per timed block, so the clock's cost is noise
+	block := func(f func([]byte, bool, []byte) (Parsed, []byte, error), data []byte) time.Duration {
+		t0 := time.Now()
+		for range k {
+			if _, _, err := f(data, true, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(t0)
+	}
+	// The fastest block of each is the least disturbed by other work on
+	// the machine: compare minima, not sums.
+	legacy, flat, yml := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
+	b.ReportAllocs()
+	odd := false
+	for b.Loop() {
+		// Alternate the order so neither side always runs first.
+		if odd {
+			flat = min(flat, block(parse, benchFlat))
+			legacy = min(legacy, block(legacyParse, benchFlat))
+		} else {
+			legacy = min(legacy, block(legacyParse, benchFlat))
+			flat = min(flat, block(parse, benchFlat))
+		}
+		yml = min(yml, block(parse, benchClaude))
+		odd = !odd
+	}
+	n := float64(k)
+	b.ReportMetric(float64(legacy.Nanoseconds())/n, "legacy-ns/file")
+	b.ReportMetric(float64(flat.Nanoseconds())/n, "flat-ns/file")
+	b.ReportMetric(float64(yml.Nanoseconds())/n, "yaml-ns/file")
+	b.ReportMetric(float64(flat)/float64(legacy), "flat/legacy")
+	b.ReportMetric(float64(yml)/float64(legacy), "yaml/legacy")
+}
+
+// BenchmarkParseFlatAllocs and BenchmarkParseClaudeAllocs report each
+// path's allocations per file (BenchmarkParseForms mixes them).
+func BenchmarkParseFlatAllocs(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := parse(benchFlat, true, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseClaudeAllocs(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := parse(benchClaude, true, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
