@@ -31,7 +31,18 @@ func (s *SlogSink) log() *slog.Logger {
 
 // Selection logs s.
 func (s *SlogSink) Selection(e Selection) {
-	s.log().LogAttrs(context.Background(), slog.LevelInfo, SelectionMessage,
+	s.log().LogAttrs(context.Background(), slog.LevelInfo, SelectionMessage, e.Attrs()...)
+}
+
+// Delivery logs d; discard_reason is present only on discards.
+func (s *SlogSink) Delivery(e Delivery) {
+	s.log().LogAttrs(context.Background(), slog.LevelInfo, DeliveryMessage, e.Attrs()...)
+}
+
+// Attrs returns the selection's attributes under the keys of spec §6.1,
+// the one spelling the slog sink, the command line and its JSON use.
+func (e Selection) Attrs() []slog.Attr {
+	return []slog.Attr{
 		slog.String("strategy", e.Strategy.String()),
 		slog.Int("documents_scanned", e.Scanned),
 		slog.Int("documents_selected", e.Selected),
@@ -39,11 +50,12 @@ func (s *SlogSink) Selection(e Selection) {
 		slog.Duration("fast", e.Fast),
 		slog.Duration("selector", e.Selector),
 		slog.Duration("total", e.Total),
-	)
+	}
 }
 
-// Delivery logs d; discard_reason is present only on discards.
-func (s *SlogSink) Delivery(e Delivery) {
+// Attrs returns the delivery's attributes under the keys of spec §6.2;
+// discard_reason is present only on discards.
+func (e Delivery) Attrs() []slog.Attr {
 	attrs := make([]slog.Attr, 0, 6)
 	attrs = append(attrs,
 		slog.String("phase", e.Phase.String()),
@@ -52,10 +64,25 @@ func (s *SlogSink) Delivery(e Delivery) {
 	if e.Reason != ReasonNone {
 		attrs = append(attrs, slog.String("discard_reason", e.Reason.String()))
 	}
-	attrs = append(attrs,
+	return append(attrs,
 		slog.String("strategy", e.Strategy.String()),
 		slog.Int("document_count", e.Docs),
 		slog.Duration("latency", e.Latency),
 	)
-	s.log().LogAttrs(context.Background(), slog.LevelInfo, DeliveryMessage, attrs...)
+}
+
+// Attrs returns the attributes of the payload Kind selects.
+func (e Event) Attrs() []slog.Attr {
+	if e.Kind == KindSelection {
+		return e.Selection.Attrs()
+	}
+	return e.Delivery.Attrs()
+}
+
+// Message returns the slog message of the event's kind.
+func (e Event) Message() string {
+	if e.Kind == KindSelection {
+		return SelectionMessage
+	}
+	return DeliveryMessage
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -46,7 +47,7 @@ func runQueryFrom(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("memrecall query", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: memrecall query "TEXT" [--project DIR] [--user DIR] [--agent NAME] [--tools a,b]
+		fmt.Fprintln(stderr, `usage: memrecall query "TEXT" [--project DIR] [--user DIR] [--agent NAME] [--tools a,b] [--json]
        memrecall query - [flags] < query.txt
 
 Runs TEXT (or, for "-", the whole of standard input) through the recall
@@ -55,12 +56,14 @@ with scores, the initial and tool-result deliveries, the manifest, the
 injected text, the telemetry and the timings. The model selector is used
 when MEMRECALL_BASE_URL and MEMRECALL_MODEL (and MEMRECALL_API_KEY if
 needed) name an OpenAI-compatible endpoint; otherwise recall is
-deterministic only.
+deterministic only. --json prints one JSON object instead (schema
+memrecall.query/v1, docs/cli-json.md).
 
 flags:`)
 		fs.PrintDefaults()
 	}
 	dirs := addDirFlags(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object (schema memrecall.query/v1) instead of the report")
 	tools := fs.String("tools", "", "comma-separated `names` of tools the agent used recently (noise filter)")
 	noSnap := fs.Bool("no-snapshot", false, "neither read nor write the persistent snapshot (also "+envSnapshot+"=off)")
 	text, err := parseInterleaved(fs, args)
@@ -98,6 +101,13 @@ flags:`)
 	}
 	q := recall.Query{Text: text, RecentTools: splitTools(*tools)}
 	r := runTurn(roots, sel, q, snapshotDir(*noSnap))
+	if *asJSON {
+		if err := writeQueryJSON(stdout, roots, why, q, selName, r); err != nil {
+			fmt.Fprintf(stderr, "memrecall query: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	printTurn(stdout, roots, why, q, selName, r)
 	return 0
 }
@@ -199,7 +209,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	fmt.Fprintf(w, "Candidates for the selector: %d (%d lexical %s, %d recent %s with no lexical match, so the model can still find them)\n",
 		len(tr.Candidates), lexical, pluralWord(lexical, "match"), len(tr.Candidates)-lexical, pluralWord(len(tr.Candidates)-lexical, "document"))
 	if len(tr.Ranked) > 0 {
-		fmt.Fprintln(w, "  SCORE is points: per query word, 4 if the title has it, 3 the description, 1 the body; up to 2 more for words naming the memory's type")
+		fmt.Fprintln(w, "  SCORE is evidence in fixed-point units: each matched query word adds its rarity among these documents, more in a title or description than in a body (spec §3.5); compare scores within one query only")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  RANK\tSCORE\tSCOPE\tTYPE\tPATH\tTITLE")
 		for i, m := range tr.Ranked[:min(len(tr.Ranked), shownRanked)] {
@@ -249,9 +259,9 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 		fmt.Fprintf(w, "Injected text (%s, %d bytes):\n%s\n", s.name, len(s.inj.Text), indent(s.inj.Text))
 	}
 
-	fmt.Fprintln(w, "Telemetry:")
+	fmt.Fprintln(w, "Telemetry (as the slog sink writes it):")
 	for _, e := range r.events {
-		fmt.Fprintf(w, "  %s\n", e)
+		fmt.Fprintf(w, "  %s\n", telemetryLine(e))
 	}
 	fmt.Fprintf(w, "\nTimings: scan %s, Query→deterministic result %s, initial wait %s, selector %s, Query→settled %s\n",
 		round(tr.Scan), round(tr.Publish), round(r.initialWait), round(tr.Selector), round(tr.Settle))
@@ -300,4 +310,22 @@ func round(d time.Duration) time.Duration {
 		return d.Round(10 * time.Microsecond)
 	}
 	return d.Round(time.Microsecond)
+}
+
+// telemetryLine writes an event as the slog sink does: its message, then
+// key=value under the same keys (spec §6), durations rounded for reading.
+func telemetryLine(e telemetry.Event) string {
+	var b strings.Builder
+	b.WriteString(e.Message())
+	for _, a := range e.Attrs() {
+		b.WriteByte(' ')
+		b.WriteString(a.Key)
+		b.WriteByte('=')
+		if a.Value.Kind() == slog.KindDuration {
+			b.WriteString(round(a.Value.Duration()).String())
+		} else {
+			b.WriteString(a.Value.String())
+		}
+	}
+	return b.String()
 }

@@ -27,7 +27,7 @@ func TestQueryCommandDeterministicOnExamples(t *testing.T) {
 		"Selector: none configured",
 		"Manifest: 16 documents",
 		"# Saved memories",
-		"delivery phase=refined point=initial strategy=heuristic docs=3",
+		"memrecall.delivery phase=refined delivery_point=initial strategy=heuristic document_count=3",
 		"Timings: scan",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -77,7 +77,7 @@ func TestQueryCommandWithSelector(t *testing.T) {
 	}
 	if fastFirst {
 		wants = append(wants, "Tool result: 1 document (phase refined, strategy model)",
-			"delivery phase=refined point=tool_result strategy=model docs=1")
+			"memrecall.delivery phase=refined delivery_point=tool_result strategy=model document_count=1")
 	} else {
 		wants = append(wants, "Initial prompt: 2 documents (phase refined, strategy model)",
 			"delivery phase=refined point=initial strategy=model docs=2")

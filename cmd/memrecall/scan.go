@@ -18,17 +18,19 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memrecall scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: memrecall scan [--project DIR] [--user DIR] [--agent NAME]
+		fmt.Fprintln(stderr, `usage: memrecall scan [--project DIR] [--user DIR] [--agent NAME] [--json]
 
 Lists what a memory tree holds, one line per topic document (scope, type,
 age, path, title), then how many files were skipped and why, and the
 scan's work. Without flags it reads the example tree shipped in the
-repository (run it from the repository root).
+repository (run it from the repository root). --json prints one JSON
+object instead (schema memrecall.scan/v1, docs/cli-json.md).
 
 flags:`)
 		fs.PrintDefaults()
 	}
 	dirs := addDirFlags(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object (schema memrecall.scan/v1) instead of the table")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -41,6 +43,13 @@ flags:`)
 	if err != nil {
 		fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
 		return 1
+	}
+	if *asJSON {
+		if err := writeScanJSON(stdout, roots, why, res); err != nil {
+			fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	printScan(stdout, roots, why, res, time.Now())
 	return 0
