@@ -80,6 +80,8 @@ func idf(n, df int) int32 {
 // weighing holds a query's token weights over one call's documents.
 type weighing struct {
 	idf []int32
+	// df is each token's document frequency (the caller's slice).
+	df []int
 	// unknown is what the tokens no document matches weigh before
 	// unknownPct is applied (see weigh), kept for the exploratory tables.
 	unknown int64
@@ -95,7 +97,7 @@ type weighing struct {
 // is and says only that the memory has never seen the word, which in a
 // small memory would drown every known word.
 func (q *Query) weigh(n int, df []int, buf []int32) weighing {
-	w := weighing{idf: buf[:0]}
+	w := weighing{idf: buf[:0], df: df}
 	var knownIdf, knownUnits, unknownUnits int64
 	for i := range q.tokens {
 		v := idf(n, df[i])
@@ -130,6 +132,20 @@ func (q *Query) tokenEvidence(w *weighing, i int, m field) int64 {
 		return 0
 	}
 	return int64(w.idf[i]) * int64(q.units[i]) * int64(evidenceLevel[m])
+}
+
+// nameMaxDF is how many documents a name (see isName) may match and still
+// answer a query on its own.
+const nameMaxDF = 2
+
+// nameToken reports whether token i answers the query on its own when a
+// kept document matches it: it is a content token that is a name (see
+// isName) and at most nameMaxDF documents match it. A long question in
+// one language around one such name ("Kannst du … was bei PAY-1432
+// schiefgelaufen ist …") holds little of its evidence in any note, yet
+// the name settles which note it means.
+func (q *Query) nameToken(w *weighing, i int) bool {
+	return (q.names&^q.vocabulary)&(1<<i) != 0 && w.df[i] <= nameMaxDF
 }
 
 // answers reports whether a best document evidence of best answers the

@@ -73,6 +73,7 @@ type Index struct {
 	// are gathered) 1 + the index of its hit.
 	scores   []int32
 	evidence []int64
+	named    []bool
 	mult     []int32
 	at       []int32
 	// hits holds every (slot, mask) a token's postings give, token after
@@ -213,9 +214,11 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	kept = make([]*memory.Document, 0, len(docs))
 	keys := ix.keys[:0]
 	var best int64
+	named := false
 	for i, d := range docs {
 		var score int32
 		var ev int64
+		docNamed := false
 		switch s := ix.slotOf[i]; s {
 		case slotNil:
 			continue
@@ -227,6 +230,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 				if m != 0 {
 					score += w.tokenScore(t, m)
 					ev += q.tokenEvidence(&w, t, m)
+					docNamed = docNamed || q.nameToken(&w, t)
 				}
 			}
 		default:
@@ -234,11 +238,12 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 			if p.usageOnly && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
 				continue
 			}
-			score, ev = ix.scores[s], ix.evidence[s]
+			score, ev, docNamed = ix.scores[s], ix.evidence[s], ix.named[s]
 		}
 		kept = append(kept, d)
 		if score > 0 {
 			best = max(best, ev)
+			named = named || docNamed
 			keys = append(keys, rankKey{
 				score: score + int32(boostPoints*q.typeBoostFor(d.Type)),
 				pos:   int32(i),
@@ -251,7 +256,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	if len(kept) == 0 {
 		kept = nil // as RankNaive: nothing is nil, not empty
 	}
-	if len(keys) == 0 || !q.answers(&w, best) {
+	if len(keys) == 0 || !named && !q.answers(&w, best) {
 		return kept, nil
 	}
 	// Sorting flat keys rather than Matches keeps the comparison to a few
@@ -275,6 +280,7 @@ func (ix *Index) weighSlots(q *Query) weighing {
 	ix.at = grow(ix.at, ns)
 	ix.scores = grow(ix.scores, ns)
 	ix.evidence = grow(ix.evidence, ns)
+	ix.named = grow(ix.named, ns)
 	ix.df = grow(ix.df, nt)
 	n := 0
 	for _, s := range ix.slotOf {
@@ -336,9 +342,11 @@ func (ix *Index) weighSlots(q *Query) weighing {
 	w := q.weigh(n, ix.df, ix.idfBuf)
 	ix.idfBuf = w.idf
 	for t := range nt {
+		name := q.nameToken(&w, t)
 		for _, h := range hits[starts[t]:starts[t+1]] {
 			ix.scores[h.slot] += w.tokenScore(t, h.mask)
 			ix.evidence[h.slot] += q.tokenEvidence(&w, t, h.mask)
+			ix.named[h.slot] = ix.named[h.slot] || name
 		}
 	}
 	clear(ix.mult)

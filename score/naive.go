@@ -11,16 +11,17 @@ import "github.com/memrecall/memrecall/memory"
 // exists so that tests (and the evaluation) can check the index against a
 // definition that is obviously right. Nil documents are skipped.
 func RankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
-	kept, ranked, w, best := rankNaive(q, docs)
-	if len(ranked) > 0 && !q.answers(&w, best) {
+	kept, ranked, w, best, named := rankNaive(q, docs)
+	if len(ranked) > 0 && !named && !q.answers(&w, best) {
 		return kept, nil // the best document holds too little of the query
 	}
 	return kept, ranked
 }
 
 // rankNaive is RankNaive without the answer rule: every match, best first,
-// with the token weights and the best document's evidence.
-func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match, w weighing, best int64) {
+// with the token weights, the best document's evidence and whether a
+// ranked document matches a name token (see Query.nameToken).
+func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match, w weighing, best int64, named bool) {
 	n := 0
 	df := make([]int, len(q.tokens))
 	masks := make([][]field, len(docs))
@@ -44,17 +45,20 @@ func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranke
 		kept = append(kept, d)
 		var score int32
 		var ev int64
+		docNamed := false
 		for t, m := range masks[i] {
 			score += w.tokenScore(t, m)
 			ev += q.tokenEvidence(&w, t, m)
+			docNamed = docNamed || m != 0 && q.nameToken(&w, t)
 		}
 		if score > 0 {
+			named = named || docNamed
 			ranked = append(ranked, Match{Doc: d, Score: int(score) + boostPoints*q.typeBoostFor(d.Type), Pos: i})
 			best = max(best, ev)
 		}
 	}
 	sortMatches(ranked)
-	return kept, ranked, w, best
+	return kept, ranked, w, best, named
 }
 
 // docMasks returns, per query token, the fields of d it matches (see

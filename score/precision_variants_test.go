@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -207,8 +208,11 @@ func TestEvidenceCurve(t *testing.T) {
 			if c.Slice == "semantic-no-lexical" {
 				continue
 			}
-			_, ranked, w, best := rankNaive(NewQuery(c.Query, c.RecentTools), fx.docs)
+			_, ranked, w, best, named := rankNaive(NewQuery(c.Query, c.RecentTools), fx.docs)
 			o := outcome{c: c, best: best, known: w.query - w.unknown*shippedRule().unknownPct/100, unknown: w.unknown}
+			if named {
+				o.best = math.MaxInt64 / 200 // answered by a name, whatever the share
+			}
 			for _, m := range ranked[:min(5, len(ranked))] {
 				o.top = append(o.top, fx.ids[m.Doc])
 			}

@@ -44,6 +44,10 @@ type Query struct {
 	// type's vocabulary word, as typed); it counts in the score, not in
 	// the evidence (see weigh).
 	vocabulary uint64
+	// names has bit i set when token i is a name rather than a word: it
+	// holds a digit (a ticket key's number, a host's index, a version) or
+	// is a snake_case identifier (see namesAnswer).
+	names uint64
 	// units[i] is token i's weight as evidence: a word counts two, a CJK
 	// bigram or a Thai-like cluster n-gram one (half a word: most Chinese
 	// words are two characters, and a run of n characters gives n−1
@@ -115,6 +119,9 @@ func NewQuery(text string, recentTools []string) Query {
 		q.units[i] = gramUnits
 		if isWordToken(t) {
 			q.units[i] = wordUnits
+			if isName(t) {
+				q.names |= 1 << i
+			}
 			if a := fold(t); a != t {
 				q.alts[i] = a
 				r := q.lookup[a]
@@ -256,3 +263,9 @@ func boundTokens(toks []string) []string {
 }
 
 func bitsTrailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
+
+// isName reports whether a word token names something rather than saying
+// something: it holds a digit, or it is a snake_case identifier.
+func isName(tok string) bool {
+	return strings.ContainsAny(tok, "0123456789_")
+}
