@@ -19,7 +19,8 @@ import (
 // BenchmarkHookProcess measures the whole `memrecall hook` process, spawn
 // to exit, as an agent runs it: "warm" against a running daemon, "start"
 // when it has to start the daemon first (the daemon is stopped, untimed,
-// before each iteration). Two floors are measured in the same run: "true",
+// before each iteration), and "warm-hook-binary", the warm case through
+// the hook-only binary memrecall-hook. Two floors are measured in the same run: "true",
 // the spawn of /bin/true, and "go-empty", a Go program whose main does
 // nothing (the Go runtime's own start). The tree has 1,000 topics. p50/p99 are per
 // process, in microseconds.
@@ -29,6 +30,10 @@ func BenchmarkHookProcess(b *testing.B) {
 	tmp := b.TempDir()
 	exe := filepath.Join(tmp, "memrecall")
 	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	hookExe := filepath.Join(tmp, "memrecall-hook")
+	if out, err := exec.Command("go", "build", "-o", hookExe, "../memrecall-hook").CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	empty := filepath.Join(tmp, "empty")
@@ -100,5 +105,6 @@ func BenchmarkHookProcess(b *testing.B) {
 		}
 		measure(b, nil, exe, "hook", "--agent", "claude")
 	})
+	b.Run("warm-hook-binary", func(b *testing.B) { measure(b, nil, hookExe, "--agent", "claude") })
 	b.Run("start", func(b *testing.B) { measure(b, stop, exe, "hook", "--agent", "claude") })
 }
