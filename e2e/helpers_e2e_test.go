@@ -21,15 +21,35 @@ type scenario struct {
 	pick   []string
 }
 
-// scenarios are the prompts the hosts table measures: one English prompt
-// that matches two documents lexically and needs a third, one Chinese
-// prompt, and one that no memory is about.
+// scenarios are the prompts the hosts table measures on the shared
+// example tree (examples/memory/project and user): one English prompt that
+// matches two documents lexically and needs a third, one Chinese prompt,
+// and one that no memory is about.
 func scenarios() []scenario {
 	return []scenario{
 		{"how do we deploy during the release freeze?", []string{"release-freeze-q4.md", "deploy-checklist.md", "grafana-dashboards.md"}},
 		{"支付回调重试的幂等规则是什么？", []string{"payment-callback-retry.md", "2026-10-db-failover.md"}},
 		{"write a haiku about autumn leaves", nil},
 	}
+}
+
+// claudeScenarios are the same three kinds of prompt for Claude Code's own
+// example tree (examples/memory/claude).
+func claudeScenarios() []scenario {
+	return []scenario{
+		{"can we merge to main during the release freeze?", []string{"release-freeze.md", "small-prs.md", "crash-dashboard.md"}},
+		{"how do I check the crash rate after a release?", []string{"crash-dashboard.md", "device-testing.md"}},
+		{"write a haiku about autumn leaves", nil},
+	}
+}
+
+// scenariosFor returns the scenarios for the tree exampleTrees gives a.
+func scenariosFor(t *testing.T, a *Agent) []scenario {
+	t.Helper()
+	if project, _ := exampleTrees(t, a); filepath.Base(project) == "claude" {
+		return claudeScenarios()
+	}
+	return scenarios()
 }
 
 // repoRoot is the module root (the tests run in e2e/).

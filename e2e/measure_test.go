@@ -31,28 +31,39 @@ func TestBodyMark(t *testing.T) {
 }
 
 func TestLoadDocsExampleTree(t *testing.T) {
-	docs, err := LoadDocs(filepath.Join("..", "examples", "memory", "project"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(docs) < 5 {
-		t.Fatalf("%d docs in the example tree", len(docs))
-	}
-	seen := map[string]string{}
-	for _, d := range docs {
-		if d.Name == "MEMORY.md" || d.Mark == "" {
-			t.Errorf("doc %+v", d)
+	for _, tree := range []string{"project", "user", "claude"} {
+		dir := filepath.Join("..", "examples", "memory", tree)
+		if _, err := os.Stat(dir); err != nil {
+			continue // the Claude Code tree is optional
 		}
-		if other, dup := seen[d.Mark]; dup {
-			t.Errorf("%s and %s share the mark %q: the measurement could not tell them apart", other, d.Name, d.Mark)
-		}
-		seen[d.Mark] = d.Name
-	}
-	idx := IndexMark(filepath.Join("..", "examples", "memory", "project"))
-	for _, d := range docs {
-		if strings.Contains(idx, d.Mark) {
-			t.Errorf("the index line %q holds the mark of %s", idx, d.Name)
-		}
+		t.Run(tree, func(t *testing.T) {
+			docs, err := LoadDocs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(docs) < 5 {
+				t.Fatalf("%d docs in the example tree", len(docs))
+			}
+			seen := map[string]string{}
+			for _, d := range docs {
+				if d.Name == "MEMORY.md" || d.Mark == "" {
+					t.Errorf("doc %+v", d)
+				}
+				if other, dup := seen[d.Mark]; dup {
+					t.Errorf("%s and %s share the mark %q: the measurement could not tell them apart", other, d.Name, d.Mark)
+				}
+				seen[d.Mark] = d.Name
+			}
+			index, err := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range docs {
+				if strings.Contains(string(index), d.Mark) {
+					t.Errorf("the index holds the mark of %s", d.Name)
+				}
+			}
+		})
 	}
 }
 

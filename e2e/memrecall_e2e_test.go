@@ -171,13 +171,13 @@ func startDaemon(t *testing.T, m *memrecallSetup) *exec.Cmd {
 	return nil
 }
 
-// withMemrecall is memrecallFor that skips the test when the hook command
+// withMemrecall is memrecallFor that fails the test when the hook command
 // is not in this build, and stops the daemon at the end of the test.
 func withMemrecall(t *testing.T, w *World, pick []string) *memrecallSetup {
 	t.Helper()
 	m, ok := memrecallFor(t, w, pick)
 	if !ok {
-		t.Skip("skipping: this build of memrecall has no `hook` command")
+		t.Fatal("this build of memrecall has no `hook` command")
 	}
 	t.Cleanup(m.Close)
 	return m
@@ -242,11 +242,11 @@ func fastDocs(t *testing.T, w *World, prompt string) []string {
 // TestRecallToolFree: on a tool-free turn the first model request carries
 // the text of memrecall's top fast documents, once.
 func TestRecallToolFree(t *testing.T) {
-	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			t.Parallel()
 			requireAgent(t, a)
+			sc := scenariosFor(t, a)[0]
 			w := newWorld(t, a, "billing-api")
 			m := withMemrecall(t, w, sc.pick)
 			res := do(t, Run{World: w, Prompt: sc.prompt, Script: freeScript(sc.pick), Env: m.Env})
@@ -271,11 +271,11 @@ func TestRecallToolFree(t *testing.T) {
 // delivered first) is in the request after the tool result, and nothing
 // arrives twice.
 func TestRecallToolUsing(t *testing.T) {
-	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			t.Parallel()
 			requireAgent(t, a)
+			sc := scenariosFor(t, a)[0]
 			w := newWorld(t, a, "billing-api")
 			m := withMemrecall(t, w, sc.pick)
 			res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick), Env: m.Env})
@@ -381,11 +381,11 @@ func TestRecallNoCrossSession(t *testing.T) {
 // directory and a corrupt config each leave a turn that completes with no
 // memory and no error text in front of the model.
 func TestRecallFailOpen(t *testing.T) {
-	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			t.Parallel()
 			requireAgent(t, a)
+			sc := scenariosFor(t, a)[0]
 			t.Run("daemon killed mid-turn", func(t *testing.T) {
 				w := newWorld(t, a, "billing-api")
 				m := withMemrecall(t, w, sc.pick)
@@ -464,7 +464,7 @@ func TestRecallFailOpen(t *testing.T) {
 func TestClaudeNoRerun(t *testing.T) {
 	a := ClaudeCode()
 	requireAgent(t, a)
-	sc := scenarios()[0]
+	sc := scenariosFor(t, a)[0]
 	for _, tools := range []bool{false, true} {
 		script := freeScript(sc.pick)
 		if tools {

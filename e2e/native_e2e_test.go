@@ -43,11 +43,11 @@ func freeScript(pick []string) fakemodel.Script {
 // selector and delivers at most its two fast documents first and the
 // selector's remainder after the tool result.
 func TestNativeBaseline(t *testing.T) {
-	sc := scenarios()[0]
 	for _, a := range AllAgents() {
 		t.Run(a.Name, func(t *testing.T) {
 			t.Parallel()
 			requireAgent(t, a)
+			sc := scenariosFor(t, a)[0]
 			w := newWorld(t, a, "billing-api")
 			res := do(t, Run{World: w, Prompt: sc.prompt, Tools: true, Script: toolScript(a, sc.pick)})
 			d := Measure(res.Requests, docs(t, w), IndexMark(w.ProjectMemory))
@@ -89,7 +89,7 @@ func TestHostsTable(t *testing.T) {
 	var rows []Row
 	for _, a := range AllAgents() {
 		for _, mode := range []string{"native", "memrecall"} {
-			for _, sc := range scenarios() {
+			for _, sc := range scenariosFor(t, a) {
 				for _, tools := range []bool{false, true} {
 					rows = append(rows, measureRow(t, a, mode, sc, tools))
 				}
