@@ -192,6 +192,7 @@ func TestSnapshotSymlinkRefused(t *testing.T) {
 // what a scan without snapshot finds: never a document that is not on disk
 // now, never an old version of one that is.
 func TestPropSnapshotNeverServesWhatIsNotOnDisk(t *testing.T) {
+	t.Parallel() // seconds of file writes and fsyncs: overlap them with the other tests
 	rapid.Check(t, func(rt *rapid.T) {
 		proj, user := t.TempDir(), t.TempDir()
 		defer os.RemoveAll(proj)
