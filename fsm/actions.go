@@ -43,7 +43,17 @@ func recordSelection(s *Session, ev Event) Output {
 		Fast:     p.fast,
 		Selector: ev.Took,
 		Total:    ev.At - p.queryAt,
+		Error:    selectionError(ev),
 	})}}
+}
+
+// selectionError is the failure kind a settle reports; only a failed
+// settle has one.
+func selectionError(ev Event) telemetry.ErrorKind {
+	if !ev.Failed {
+		return telemetry.ErrorNone
+	}
+	return ev.Error
 }
 
 // settleAndEnd records a selection that leaves nothing to deliver after

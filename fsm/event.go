@@ -1,6 +1,10 @@
 package fsm
 
-import "time"
+import (
+	"time"
+
+	"github.com/memrecall/memrecall/telemetry"
+)
 
 // DocID identifies a memory document inside the fsm. The engine maps its
 // own identities (memory.ID) to DocIDs and back; the fsm only compares
@@ -35,6 +39,9 @@ type Event struct {
 	// ceiling: the selection becomes the lexical top MaxRelevantDocs with
 	// strategy heuristic and Docs is ignored.
 	Failed bool
+	// Error classifies the failure of a Failed settle, for the Selection
+	// telemetry (telemetry.ErrorNone otherwise).
+	Error telemetry.ErrorKind
 	// Scanned is the number of documents the deterministic stage
 	// considered (deterministic_published).
 	Scanned int
@@ -67,6 +74,14 @@ func SelectorSettled(plan PlanID, at, took time.Duration, selected []DocID) Even
 // published ranking (strategy heuristic).
 func SelectorFailed(plan PlanID, at, took time.Duration) Event {
 	return Event{Trigger: TriggerSelectorSettled, Plan: plan, At: at, Failed: true, Took: took}
+}
+
+// SelectorFailedWith is SelectorFailed with the failure's kind, which the
+// Selection telemetry records.
+func SelectorFailedWith(plan PlanID, at, took time.Duration, kind telemetry.ErrorKind) Event {
+	ev := SelectorFailed(plan, at, took)
+	ev.Error = kind
+	return ev
 }
 
 // InitialPoint reports that plan's initial wait ended (by settle, by the

@@ -1,6 +1,8 @@
 package fsm
 
 import (
+	"github.com/memrecall/memrecall/telemetry"
+
 	"errors"
 	"fmt"
 	"strconv"
@@ -35,6 +37,9 @@ func (e Event) String() string {
 		}
 		fmt.Fprintf(&b, " took=%s", e.Took)
 	}
+	if e.Error != telemetry.ErrorNone {
+		fmt.Fprintf(&b, " error=%s", e.Error)
+	}
 	return b.String()
 }
 
@@ -50,8 +55,8 @@ func joinIDs(docs []DocID) string {
 }
 
 // ParseEvent reads one event in the form Event.String writes: a trigger
-// name followed by key=value fields (plan, at, docs, failed, scanned,
-// took), all optional. A missing plan is 0. Document IDs in docs are
+// name followed by key=value fields (plan, at, docs, failed, error,
+// scanned, took), all optional. A missing plan is 0. Document IDs in docs are
 // separated by commas and must be non-empty, without spaces or
 // commas.
 func ParseEvent(line string) (Event, error) {
@@ -87,6 +92,11 @@ func ParseEvent(line string) (Event, error) {
 			ev.Scanned, err = strconv.Atoi(v)
 		case "failed":
 			ev.Failed, err = strconv.ParseBool(v)
+		case "error":
+			var ok bool
+			if ev.Error, ok = telemetry.ParseErrorKind(v); !ok {
+				err = fmt.Errorf("unknown error kind")
+			}
 		case "docs":
 			ev.Docs = nil
 			if v != "" {

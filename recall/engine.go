@@ -39,8 +39,10 @@ type Engine struct {
 	// life ends with Shutdown; every plan's context derives from it.
 	life context.Context
 	stop context.CancelFunc
-	// wg counts every goroutine the engine started.
+	// wg counts every goroutine the engine started, except selector calls.
 	wg sync.WaitGroup
+	// calls tracks the selector calls in flight.
+	calls selectorCalls
 
 	// mu is the owner: it serialises every fsm step and the bookkeeping
 	// that goes with it. Nothing blocks while holding it.
@@ -149,6 +151,7 @@ func (e *Engine) Query(ctx context.Context, q Query) *Plan {
 	}
 	out := e.sess.Step(fsm.QueryStarted(e.now()))
 	p := newPlan(e, out.Plan, q)
+	p.caller = ctx
 	// Only this plan's own deliveries change the surfaced set while it is
 	// open (a reset ends it), so the set read now holds for its lifetime.
 	for _, id := range e.sess.SurfacedDocs() {
@@ -165,6 +168,11 @@ func (e *Engine) Query(ctx context.Context, q Query) *Plan {
 	}
 	go e.run(p)
 	p.watch(ctx)
+	if ctx.Err() != nil {
+		// Already cancelled: abort now, not when the watch's goroutine
+		// gets to it.
+		p.Abort()
+	}
 	return p
 }
 
@@ -178,6 +186,10 @@ func (e *Engine) Reset() {
 // flight and waits until every goroutine the engine started has returned.
 // Later calls on the engine or its plans do nothing. Shutdown is
 // idempotent.
+//
+// Shutdown may be called from inside the engine's own Selector.Select: it
+// then waits for everything except that call, which returns when Select
+// does. (Waiting for it would wait for itself.)
 func (e *Engine) Shutdown() {
 	e.mu.Lock()
 	if !e.closed {
@@ -188,7 +200,8 @@ func (e *Engine) Shutdown() {
 	}
 	e.mu.Unlock()
 	e.stop()
-	e.wg.Wait()
+	e.wg.Wait()          // every plan pipeline has returned: no call is pending
+	e.calls.waitOthers() // every selector call but the caller's own
 	e.cat.WaitSnapshot() // a snapshot write under way finishes on disk
 }
 

@@ -155,7 +155,7 @@ func (e *Engine) run(p *Plan) {
 		}
 		ev = fsm.SelectorSettled(p.id, e.now(), out.Duration, chosen)
 	default:
-		ev = fsm.SelectorFailed(p.id, e.now(), out.Duration)
+		ev = fsm.SelectorFailedWith(p.id, e.now(), out.Duration, out.ErrKind)
 	}
 
 	e.mu.Lock()
@@ -195,15 +195,16 @@ func (p *Plan) unsurfaced(kept []*memory.Document, ranked []score.Match) ([]*mem
 	return k, r
 }
 
-// settle runs model.Settle with the engine's selector, counting the
-// selector call itself in e.wg. Settle returns as soon as its context ends
-// and leaves the call's goroutine to return on its own; counting the call
-// is what lets Shutdown promise that no selector call outlives it (for a
-// selector that honours its context, as model.Selector requires).
+// settle runs model.Settle with the engine's selector, tracking the
+// selector call itself in e.calls. Settle returns as soon as its context
+// ends and leaves the call's goroutine to return on its own; tracking the
+// call is what lets Shutdown promise that no selector call outlives it (for
+// a selector that honours its context, as model.Selector requires).
 //
-// The call is counted before Settle starts it (run's own count is held, so
-// the Add is safe against a concurrent Wait), and uncounted exactly once:
-// by the call when it returns, or here if Settle never made it.
+// The call is announced before Settle starts it (run is still counted in
+// e.wg, so once Shutdown's wait for e.wg returns no announcement is left
+// pending), and is either registered by the call when it begins, with the
+// goroutine running it, or withdrawn here if Settle never made it.
 func (e *Engine) settle(ctx context.Context, req model.Request) model.Outcome {
 	const (
 		notStarted = iota
@@ -211,17 +212,17 @@ func (e *Engine) settle(ctx context.Context, req model.Request) model.Outcome {
 		abandoned
 	)
 	var state atomic.Int32
-	e.wg.Add(1)
+	e.calls.announce()
 	counted := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
 		if !state.CompareAndSwap(notStarted, started) {
 			return nil, ctx.Err() // Settle gave up before the call began
 		}
-		defer e.wg.Done()
+		defer e.calls.begin()()
 		return e.selector.Select(ctx, req)
 	})
 	out := model.Settle(ctx, counted, req)
 	if state.CompareAndSwap(notStarted, abandoned) {
-		e.wg.Done()
+		e.calls.withdraw()
 	}
 	return out
 }

@@ -45,6 +45,11 @@ type Plan struct {
 	// ctx lives until the plan is closed; the selector call runs under it.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// caller is the context the host gave Query. Every delivery point
+	// checks it under the owner lock before stepping, so a host that has
+	// called cancel() gets nothing at its next point, whether or not the
+	// watch's abort has run yet.
+	caller context.Context
 	// published is closed when the deterministic result reached the fsm
 	// (or the plan's pipeline gave up).
 	published chan struct{}
@@ -73,7 +78,7 @@ func newPlan(e *Engine, id fsm.PlanID, q Query) *Plan {
 	ctx, cancel := context.WithCancel(e.life)
 	return &Plan{
 		e: e, id: id, q: q, start: time.Now(),
-		ctx: ctx, cancel: cancel,
+		ctx: ctx, cancel: cancel, caller: context.Background(),
 		surfaced:  map[memory.ID]struct{}{},
 		published: make(chan struct{}),
 		settled:   make(chan struct{}),
@@ -90,7 +95,9 @@ func closedPlan(e *Engine) *Plan {
 }
 
 // watch aborts the plan when the caller's context ends. context.AfterFunc
-// costs no goroutine until it fires, and close stops it.
+// costs no goroutine until it fires, and close stops it. The abort runs
+// later, on another goroutine; the delivery points do not rely on it
+// (see caller).
 func (p *Plan) watch(ctx context.Context) {
 	stop := context.AfterFunc(ctx, p.Abort)
 	p.watchMu.Lock()
@@ -139,15 +146,30 @@ func (p *Plan) Initial(ctx context.Context) Injection {
 	case <-published:
 	case <-p.settled:
 	case <-p.ctx.Done():
+	case <-p.caller.Done():
 	case <-expired:
 	case <-ctx.Done():
 		p.Abort()
 		p.refresh()
 		return Injection{}
 	}
-	inj := p.e.apply(p, fsm.InitialPoint(p.id, p.e.now()))
+	inj := p.point(fsm.InitialPoint(p.id, p.e.now()))
 	p.refresh()
 	return inj
+}
+
+// point steps the fsm with a delivery point, unless the context given to
+// Query has ended: then the plan is aborted instead, in the same critical
+// section, so nothing is delivered after the host's cancel() returned and
+// the telemetry records the abort.
+func (p *Plan) point(ev fsm.Event) Injection {
+	p.e.mu.Lock()
+	defer p.e.mu.Unlock()
+	if p.caller.Err() != nil {
+		p.e.applyLocked(p, fsm.Abort(p.id, p.e.now()))
+		return Injection{}
+	}
+	return p.e.applyLocked(p, ev)
 }
 
 // ToolResult marks a tool-result point: a tool's result is going back to
@@ -156,7 +178,7 @@ func (p *Plan) Initial(ctx context.Context) Injection {
 // returned (and the plan ends); otherwise nothing, and the next tool
 // result asks again.
 func (p *Plan) ToolResult() Injection {
-	inj := p.e.apply(p, fsm.ToolResultPoint(p.id, p.e.now()))
+	inj := p.point(fsm.ToolResultPoint(p.id, p.e.now()))
 	p.refresh()
 	return inj
 }
@@ -169,7 +191,7 @@ func (p *Plan) ToolResult() Injection {
 // (every selected document surfaced before). See
 // docs/decisions/0606-end-reason.md.
 func (p *Plan) End() {
-	p.e.apply(p, fsm.TurnEnded(p.id, p.e.now()))
+	p.point(fsm.TurnEnded(p.id, p.e.now()))
 	p.refresh()
 }
 

@@ -25,13 +25,23 @@ type Selection struct {
 	Selector time.Duration
 	// Total is the time from the query to the settle.
 	Total time.Duration
+	// Error classifies the selector failure behind a heuristic selection
+	// (a wrong key shows as http_status, a dead endpoint as transport, the
+	// ceiling as timeout); ErrorNone when the selector answered or no
+	// selector is configured. Never the error's text.
+	Error ErrorKind
 }
 
 // String renders the event as space-separated key=value pairs, the form
-// used in logs of tests and in scenario scripts.
+// used in logs of tests and in scenario scripts; error is written only for
+// a failure.
 func (s Selection) String() string {
-	return fmt.Sprintf("selection strategy=%s scanned=%d selected=%d scan=%s fast=%s selector=%s total=%s",
+	text := fmt.Sprintf("selection strategy=%s scanned=%d selected=%d scan=%s fast=%s selector=%s total=%s",
 		s.Strategy, s.Scanned, s.Selected, s.Scan, s.Fast, s.Selector, s.Total)
+	if s.Error != ErrorNone {
+		text += " error=" + s.Error.String()
+	}
+	return text
 }
 
 // Delivery records one delivery of a plan or its discard.

@@ -40,9 +40,10 @@ func (s *SlogSink) Delivery(e Delivery) {
 }
 
 // Attrs returns the selection's attributes under the keys of spec §6.1,
-// the one spelling the slog sink, the command line and its JSON use.
+// the one spelling the slog sink, the command line and its JSON use;
+// selector_error is present only when the selector failed.
 func (e Selection) Attrs() []slog.Attr {
-	return []slog.Attr{
+	attrs := []slog.Attr{
 		slog.String("strategy", e.Strategy.String()),
 		slog.Int("documents_scanned", e.Scanned),
 		slog.Int("documents_selected", e.Selected),
@@ -51,6 +52,10 @@ func (e Selection) Attrs() []slog.Attr {
 		slog.Duration("selector", e.Selector),
 		slog.Duration("total", e.Total),
 	}
+	if e.Error != ErrorNone {
+		attrs = append(attrs, slog.String("selector_error", e.Error.String()))
+	}
+	return attrs
 }
 
 // Attrs returns the delivery's attributes under the keys of spec §6.2;

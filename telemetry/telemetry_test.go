@@ -100,7 +100,7 @@ func TestSlogSink(t *testing.T) {
 	sink := telemetry.Slog(slog.New(slog.NewJSONHandler(&buf, nil)))
 	telemetry.Send(sink,
 		telemetry.SelectionEvent(telemetry.Selection{Strategy: telemetry.StrategyHeuristic, Scanned: 7, Selected: 5,
-			Scan: time.Millisecond, Fast: 2 * time.Millisecond, Selector: 30 * time.Second, Total: 30 * time.Second}),
+			Scan: time.Millisecond, Fast: 2 * time.Millisecond, Selector: 30 * time.Second, Total: 30 * time.Second, Error: telemetry.ErrorTimeout}),
 		telemetry.DeliveryEvent(telemetry.Delivery{Phase: telemetry.PhaseRefined, Point: telemetry.PointDiscarded,
 			Reason: telemetry.ReasonNoSafeDeliveryPoint, Strategy: telemetry.StrategyModel, Latency: 4 * time.Second}),
 		telemetry.DeliveryEvent(telemetry.Delivery{Phase: telemetry.PhaseFast, Point: telemetry.PointInitial,
@@ -117,7 +117,7 @@ func TestSlogSink(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"level": "INFO", "msg": "memrecall.selection", "strategy": "heuristic", "documents_scanned": 7.0,
-			"documents_selected": 5.0, "scan": 1e6, "fast": 2e6, "selector": 30e9, "total": 30e9},
+			"documents_selected": 5.0, "scan": 1e6, "fast": 2e6, "selector": 30e9, "total": 30e9, "selector_error": "timeout"},
 		{"level": "INFO", "msg": "memrecall.delivery", "phase": "refined", "delivery_point": "discarded",
 			"discard_reason": "no_safe_delivery_point", "strategy": "model", "document_count": 0.0, "latency": 4e9},
 		{"level": "INFO", "msg": "memrecall.delivery", "phase": "fast", "delivery_point": "initial",
@@ -172,5 +172,26 @@ func TestSendToNilAndDiscard(t *testing.T) {
 	telemetry.Event{}.SendTo(&r) // unknown kind: not sent
 	if len(r.Events()) != 0 {
 		t.Error("an event of unknown kind was sent")
+	}
+}
+
+func TestErrorKindNames(t *testing.T) {
+	seen := map[string]bool{}
+	for k := telemetry.ErrorNone; k <= telemetry.ErrorRedirect; k++ {
+		s := k.String()
+		if s == "" || seen[s] {
+			t.Errorf("ErrorKind %d: empty or repeated name %q", k, s)
+		}
+		seen[s] = true
+		if got, ok := telemetry.ParseErrorKind(s); !ok || got != k {
+			t.Errorf("ParseErrorKind(%q) = %v, %v", s, got, ok)
+		}
+	}
+	if _, ok := telemetry.ParseErrorKind("nonsense"); ok {
+		t.Error("ParseErrorKind accepted an unknown name")
+	}
+	got := telemetry.Selection{Strategy: telemetry.StrategyHeuristic, Error: telemetry.ErrorHTTPStatus}.String()
+	if !strings.HasSuffix(got, " error=http_status") {
+		t.Errorf("Selection.String() = %q, want it to end with the error kind", got)
 	}
 }

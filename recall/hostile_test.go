@@ -1,0 +1,160 @@
+package recall
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/telemetry"
+)
+
+// Regression tests for the engine faults of issue 13.
+
+// cancelThenPoint is the host sequence the hostile suite used: cancel the
+// Query context, then reach a delivery point. Nothing may be injected at
+// the point, and telemetry must record an abort.
+func cancelThenPoint(t *testing.T, f *fixture, sel model.Selector, point string) {
+	e, rec := f.engine(sel, 0)
+	defer e.Shutdown()
+	ctx, cancel := context.WithCancel(context.Background())
+	p := e.Query(ctx, Query{Text: "deploy"})
+	if point == "tool_result" {
+		if inj := p.Initial(context.Background()); inj.Empty() {
+			t.Fatalf("setup: the initial point delivered nothing")
+		}
+		<-p.Settled()
+	} else {
+		<-p.published
+	}
+	cancel()
+	var inj Injection
+	switch point {
+	case "initial":
+		inj = p.Initial(context.Background())
+	case "tool_result":
+		inj = p.ToolResult()
+	case "end":
+		p.End()
+	}
+	if !inj.Empty() {
+		t.Fatalf("%s after cancel() delivered %v", point, inj.Docs)
+	}
+	ds := rec.Deliveries()
+	if len(ds) == 0 || ds[len(ds)-1].Reason != telemetry.ReasonAbort {
+		t.Fatalf("%s after cancel(): telemetry %v, want the plan discarded with abort", point, deliveries(rec))
+	}
+}
+
+// TestCancelStopsNextPoint runs cancelThenPoint under synctest (fake time:
+// the selector's second is instant) and in real time (the abort's
+// AfterFunc goroutine really runs concurrently with the point).
+func TestCancelStopsNextPoint(t *testing.T) {
+	for _, point := range []string{"initial", "tool_result", "end"} {
+		t.Run("synctest/"+point, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFixture(t)
+				cancelThenPoint(t, f, f.answer(time.Second, "grafana", "tabs"), point)
+			})
+		})
+		t.Run("realtime/"+point, func(t *testing.T) {
+			f := newFixture(t)
+			for range 50 {
+				cancelThenPoint(t, f, f.answer(time.Millisecond, "grafana", "tabs"), point)
+			}
+		})
+	}
+}
+
+// TestCancelledBeforeQueryGetsNothing: a context already cancelled when
+// Query is called never gets memory at Initial, however fast the plan
+// publishes.
+func TestCancelledBeforeQueryGetsNothing(t *testing.T) {
+	f := newFixture(t)
+	e, rec := f.engine(nil, 0)
+	defer e.Shutdown()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 200 {
+		p := e.Query(ctx, Query{Text: "deploy"})
+		<-p.published
+		if inj := p.Initial(context.Background()); !inj.Empty() {
+			t.Fatalf("query %d: a cancelled context got %v at Initial", i, inj.Docs)
+		}
+	}
+	for _, d := range rec.Deliveries() {
+		if d.Docs != 0 {
+			t.Fatalf("a delivery of %d documents was recorded: %v", d.Docs, d)
+		}
+	}
+}
+
+// TestShutdownInsideSelect: a selector that shuts the engine down from
+// inside Select (say, on a fatal provider error) must not deadlock, and the
+// host's own later Shutdown must return too.
+func TestShutdownInsideSelect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t)
+		var e *Engine
+		returned := make(chan struct{})
+		sel := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+			e.Shutdown()
+			close(returned)
+			return nil, ctx.Err()
+		})
+		e, _ = f.engine(sel, 0)
+		p := e.Query(context.Background(), Query{Text: "deploy"})
+		p.Initial(context.Background())
+		synctest.Wait()
+		select {
+		case <-returned:
+		default:
+			t.Fatal("Shutdown called inside Select did not return")
+		}
+		done := make(chan struct{})
+		go func() { e.Shutdown(); close(done) }()
+		synctest.Wait()
+		select {
+		case <-done:
+		default:
+			t.Fatal("the host's Shutdown after the selector's did not return")
+		}
+	})
+}
+
+// TestSelectorErrorInTelemetry: a host that wires the OpenAI adapter with
+// a wrong key sees why every selection is heuristic: the Selection event
+// carries the error kind (never its text).
+func TestSelectorErrorInTelemetry(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided"}}`)
+	}))
+	defer srv.Close()
+	sel, err := model.OpenAI(model.OpenAIConfig{BaseURL: srv.URL, Model: "m", APIKey: "sk-wrong", HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	e, rec := f.engine(sel, 0)
+	p := e.Query(context.Background(), Query{Text: "deploy"})
+	p.Initial(context.Background())
+	<-p.Settled()
+	e.Shutdown()
+	sels := rec.Selections()
+	if len(sels) != 1 {
+		t.Fatalf("%d selection events, want 1", len(sels))
+	}
+	if s := sels[0]; s.Strategy != telemetry.StrategyHeuristic || s.Error != telemetry.ErrorHTTPStatus {
+		t.Errorf("selection %v, want strategy=heuristic error=http_status", s)
+	}
+	if strings.Contains(sels[0].String(), "Incorrect") {
+		t.Errorf("selection telemetry carries provider text: %v", sels[0])
+	}
+}
