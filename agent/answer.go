@@ -36,7 +36,7 @@ type specific struct {
 // count is never smaller than the UTF-16 length JavaScript measures, so
 // 8,000 bytes stay under 10,000 characters with 2,000 to spare for any
 // wrapping the agent adds. Qwen Code keeps 1 MiB; Gemini CLI appends the
-// text as it is. See docs/decisions/0711-prompt-budget.md.
+// text as it is. See docs/decisions/0711-budgets.md.
 func PromptBudget(a Name) int {
 	if a == Claude {
 		return 8000

@@ -88,7 +88,6 @@ type Server struct {
 	corpora  map[rootsKey]*corpus
 	lat      []int64
 	lastSeen time.Time
-	replaced bool
 	closed   bool
 }
 
@@ -334,9 +333,6 @@ func (s *Server) Handle(req wire.Request) wire.Response {
 		// A newer hook: give way. The socket and lock are released before
 		// the answer is written, so the hook can start its daemon at once.
 		resp.Replaced = true
-		s.mu.Lock()
-		s.replaced = true
-		s.mu.Unlock()
 		s.Close()
 		return resp
 	}

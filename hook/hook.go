@@ -22,7 +22,7 @@ import (
 )
 
 // Budget is the longest a hook holds the agent, daemon start included.
-// See docs/decisions/0711-prompt-budget.md: a warm round trip takes a few
+// See docs/decisions/0711-budgets.md: a warm round trip takes a few
 // milliseconds and the engine's own initial wait is at most 100 ms; the
 // rest is room for starting the daemon on the first event of the day.
 const Budget = 500 * time.Millisecond
