@@ -124,9 +124,6 @@ const (
 	// defaultParallelAfter: below a few hundred documents (a millisecond
 	// of scoring) a second goroutine costs more in hand-off than it saves.
 	defaultParallelAfter = 256
-	// maxScorers bounds the goroutines of one cold Rank; spec §8's machine
-	// has two cores, and scoring is CPU-bound.
-	maxScorers = 4
 	// defaultBlock is how many documents a scorer takes at a time: small
 	// enough to balance two goroutines, large enough that the shared
 	// counter is touched rarely.
@@ -166,8 +163,10 @@ func NewIndex() *Index {
 		compactAfter:  defaultCompactAfter,
 		coldAfter:     defaultColdAfter,
 		parallelAfter: defaultParallelAfter,
-		scorers:       min(max(runtime.GOMAXPROCS(0), 1), maxScorers),
-		block:         defaultBlock,
+		// One scorer per core: a cold Rank is CPU-bound and has nothing
+		// else to wait for (issue 12: as many workers as cores).
+		scorers: max(runtime.GOMAXPROCS(0), 1),
+		block:   defaultBlock,
 	}
 }
 
