@@ -213,7 +213,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  RANK\tSCORE\tSCOPE\tTYPE\tPATH\tTITLE")
 		for i, m := range tr.Ranked[:min(len(tr.Ranked), shownRanked)] {
-			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\t%s\n", i+1, m.Score, m.Doc.Scope, m.Doc.Type, m.Doc.RelPath, m.Doc.Title)
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\t%s\n", i+1, m.Score, m.Doc.Scope, m.Doc.Type, termSafe(m.Doc.RelPath), termSafe(m.Doc.Title))
 		}
 		tw.Flush()
 		if more := len(tr.Ranked) - shownRanked; more > 0 {
@@ -239,7 +239,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 			fmt.Fprintf(w, "Selector: %s → strategy %s, chose %d", selName, tr.Strategy, len(tr.Selected))
 		}
 		if tr.ErrKind != model.ErrorNone {
-			fmt.Fprintf(w, " (fallback after %s: %v)", tr.ErrKind, tr.Err)
+			fmt.Fprintf(w, " (fallback after %s: %s)", tr.ErrKind, termSafe(fmt.Sprint(tr.Err)))
 		}
 		fmt.Fprintln(w)
 		for _, id := range tr.Selected {
@@ -256,7 +256,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 		if s.inj.Empty() {
 			continue
 		}
-		fmt.Fprintf(w, "Injected text (%s, %d bytes):\n%s\n", s.name, len(s.inj.Text), indent(s.inj.Text))
+		fmt.Fprintf(w, "Injected text (%s, %d bytes):\n%s\n", s.name, len(s.inj.Text), indent(termSafeBlock(s.inj.Text)))
 	}
 
 	fmt.Fprintln(w, "Telemetry (as the slog sink writes it):")
@@ -287,7 +287,10 @@ func printDelivery(w io.Writer, point string, inj recall.Injection, tr recall.Tr
 }
 
 // relOf shows a document as scope/relative path, as the manifest does.
-func relOf(id memory.ID, tr recall.Trace) string {
+func relOf(id memory.ID, tr recall.Trace) string { return termSafe(rawRelOf(id, tr)) }
+
+// rawRelOf is relOf before escaping.
+func rawRelOf(id memory.ID, tr recall.Trace) string {
 	for _, d := range tr.Candidates {
 		if d.ID == id {
 			return model.ManifestKey(d)

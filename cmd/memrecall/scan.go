@@ -68,7 +68,7 @@ func printScan(w io.Writer, roots memory.Roots, why []string, res memory.Result,
 		if int(d.Scope) < len(perScope) {
 			perScope[d.Scope]++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Scope, d.Type, age(now.Sub(d.Modified)), d.RelPath, d.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Scope, d.Type, age(now.Sub(d.Modified)), termSafe(d.RelPath), termSafe(d.Title))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%s (project %d, user %d); skipped %d: %s\n",
