@@ -140,7 +140,7 @@ func (r *Report) writeDelivery(b *strings.Builder) {
 	b.WriteString("## Delivery\n\n")
 	fmt.Fprintf(b, "%d answerable cases per scenario, each one turn of a fresh session, with an ideal selector behind the modelled latency; ", r.Delivery[0].Turns)
 	b.WriteString("duplicates and cross-query deliveries also count one conversation of all the cases per scenario. ")
-	b.WriteString("Each cell is zero-wait / memrecall. *first request*: a relevant document is in the turn's first model request; ")
+	b.WriteString("Each cell is memrecall / zero-wait, memrecall first as in the quality table. *first request*: a relevant document is in the turn's first model request; ")
 	b.WriteString("*delivered*: one reaches the model at any point of the turn; *relevant share*: the mean fraction of the relevant documents that do.\n\n")
 	b.WriteString("| turn | selector | first request | delivered | relevant share | duplicates | cross-query |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
@@ -160,8 +160,8 @@ func (r *Report) writeDelivery(b *strings.Builder) {
 		}
 		z := base[key{m.Turn, m.SelectorMS}]
 		fmt.Fprintf(b, "| %s | %d ms | %s / %s | %s / %s | %s / %s | %d / %d | %d / %d |\n", m.Turn, m.SelectorMS,
-			pct(&z.FirstTurn), pct(&m.FirstTurn), pct(&z.Delivered), pct(&m.Delivered),
-			pct(&z.RelevantShare), pct(&m.RelevantShare), z.Duplicates, m.Duplicates, z.CrossQuery, m.CrossQuery)
+			pct(&m.FirstTurn), pct(&z.FirstTurn), pct(&m.Delivered), pct(&z.Delivered),
+			pct(&m.RelevantShare), pct(&z.RelevantShare), m.Duplicates, z.Duplicates, m.CrossQuery, z.CrossQuery)
 	}
 	b.WriteString("\n")
 	if len(r.ManifestReach) > 0 {
