@@ -60,7 +60,8 @@ func OneLine(s string, maxRunes int) (line string, cut bool) {
 			b.WriteByte(' ')
 			pendingSpace = false
 			if left--; left == 0 {
-				break
+				// r was read but does not fit: it is what the cut drops.
+				return strings.TrimRight(b.String(), " "), true
 			}
 		}
 		b.WriteRune(r)

@@ -30,6 +30,10 @@ func TestOneLine(t *testing.T) {
 		{"漢字かな", 2, out{"漢字", true}},
 		{"", 0, out{"", false}},
 		{"x", 0, out{"", true}},
+		// The space before a non-ASCII rune takes the last place: the rune is
+		// cut (found by the rapid property below).
+		{"A\n⺀", 2, out{"A", true}},
+		{"A\nB", 2, out{"A", true}},
 	} {
 		line, cut := OneLine(c.in, c.max)
 		if diff := cmp.Diff(c.want, out{line, cut}); diff != "" {
