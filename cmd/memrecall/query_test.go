@@ -68,19 +68,24 @@ func TestQueryCommandWithSelector(t *testing.T) {
 	// The fake endpoint answers in about a millisecond, so whether the
 	// initial point saw the deterministic result first (fast two, then the
 	// remainder at the tool result) or the settle (the refined two at
-	// once) depends on the scheduler; both are correct turns.
-	fastFirst := strings.Contains(out.String(), "Initial prompt: 2 documents (phase fast, strategy heuristic)")
+	// once) depends on the scheduler; on a loaded machine a cold scan can
+	// even outlast the initial ceiling (nothing at first, the refined two
+	// at the tool result). All three are correct turns.
 	wants := []string{
 		"tools:   Bash,mcp__github__create_pr",
 		"Selector: test-model → strategy model, chose 2",
 		"  user/terse-answers.md",
 	}
-	if fastFirst {
+	switch o := out.String(); {
+	case strings.Contains(o, "Initial prompt: 2 documents (phase fast, strategy heuristic)"):
 		wants = append(wants, "Tool result: 1 document (phase refined, strategy model)",
 			"memrecall.delivery phase=refined delivery_point=tool_result strategy=model document_count=1")
-	} else {
+	case strings.Contains(o, "Initial prompt: nothing injected"):
+		wants = append(wants, "Tool result: 2 documents (phase refined, strategy model)",
+			"memrecall.delivery phase=refined delivery_point=tool_result strategy=model document_count=2")
+	default:
 		wants = append(wants, "Initial prompt: 2 documents (phase refined, strategy model)",
-			"delivery phase=refined point=initial strategy=model docs=2")
+			"memrecall.delivery phase=refined delivery_point=initial strategy=model document_count=2")
 	}
 	for _, want := range wants {
 		if !strings.Contains(out.String(), want) {
