@@ -468,3 +468,25 @@ func TestSkipReasonStrings(t *testing.T) {
 		t.Errorf("skipForIO(other) = %v", got)
 	}
 }
+
+// TestScanDepthBound: each level of the walk holds its directory open while
+// its subdirectories are listed, so nesting is bounded (maxDepth); a deeper
+// directory is one counted skip, and everything above it is read.
+func TestScanDepthBound(t *testing.T) {
+	root := t.TempDir()
+	rel := ""
+	for i := range maxDepth + 2 {
+		rel = filepath.Join(rel, "d")
+		if i == 3 {
+			writeFile(t, root, filepath.Join(rel, "shallow.md"), topic("user", "Shallow", "s"), 0)
+		}
+	}
+	writeFile(t, root, filepath.Join(rel, "deep.md"), topic("user", "Deep", "d"), 0)
+	res := scanRoots(t, Roots{Project: root})
+	if len(res.Docs) != 1 || res.Docs[0].Title != "Shallow" {
+		t.Errorf("docs %v, want only the shallow one", view(res.Docs))
+	}
+	if want := skips(SkipUnreadable, 1); res.Skipped != want {
+		t.Errorf("skipped %v, want %v", res.Skipped, want)
+	}
+}
