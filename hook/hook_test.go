@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -262,5 +263,18 @@ func TestGoldenTurns(t *testing.T) {
 				t.Errorf("%s (-want +got):\n%s", path, diff)
 			}
 		})
+	}
+}
+
+// TestStdinNeverClosed: an agent that never closes the hook's stdin does
+// not hold the hook past its budget; it gives up with ErrTimeout.
+func TestStdinNeverClosed(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	go w.Write([]byte(query)) // the event, but no EOF
+	var out bytes.Buffer
+	err := hook.Run(hook.Config{Agent: "claude", Stdin: r, Stdout: &out, Dir: runtimeDir(t), Budget: 20 * time.Millisecond})
+	if !errors.Is(err, hook.ErrTimeout) || out.Len() != 0 {
+		t.Fatalf("stdin never closed: %q, %v; want nothing and ErrTimeout", out.String(), err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -119,4 +120,23 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("round trip changed the request: %+v vs %+v", r, again)
 		}
 	})
+}
+
+// TestEnsureDirRefusesForeignOwner: a runtime directory someone else made
+// first (in a shared temp directory) is refused, not used. Needs root to
+// give the directory away.
+func TestEnsureDirRefusesForeignOwner(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to chown a directory to another user")
+	}
+	d := t.TempDir() + "/rt"
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(d, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := EnsureDir(d); !errors.Is(err, ErrUnsafeDir) {
+		t.Fatalf("EnsureDir on a directory of uid 65534 = %v, want ErrUnsafeDir", err)
+	}
 }
