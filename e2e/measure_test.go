@@ -264,3 +264,18 @@ func TestLocateAgreesWithTheWorld(t *testing.T) {
 		})
 	}
 }
+
+func TestMergeTable(t *testing.T) {
+	head := "| agent | mode |\n|---|---|\n"
+	old := head + "| claude | old |\n| gemini | old |\n| qwen | old |\n"
+	fresh := head + "| claude | new |\n"
+	got := MergeTable(old, fresh, []string{"claude", "gemini", "qwen"}, []string{"claude"})
+	want := head + "| claude | new |\n| gemini | old |\n| qwen | old |\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	sec, err := TableSection("a" + TableBegin + "\nT\n" + TableEnd)
+	if err != nil || sec != "\nT\n" {
+		t.Errorf("TableSection = %q, %v", sec, err)
+	}
+}

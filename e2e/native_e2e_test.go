@@ -5,6 +5,8 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,8 +88,20 @@ func TestHostsTable(t *testing.T) {
 	if os.Getenv("MEMRECALL_E2E_REWRITE") != "1" {
 		t.Skip("set MEMRECALL_E2E_REWRITE=1 to measure and rewrite the table in docs/hosts.md")
 	}
+	// MEMRECALL_E2E_TABLE_AGENTS=claude,gemini re-measures only those
+	// agents and keeps the other agents' rows of the current table.
+	var only []string
+	if v := os.Getenv("MEMRECALL_E2E_TABLE_AGENTS"); v != "" {
+		only = strings.Split(v, ",")
+	}
 	var rows []Row
+	var names, measured []string
 	for _, a := range AllAgents() {
+		names = append(names, a.Name)
+		if only != nil && !slices.Contains(only, a.Name) {
+			continue
+		}
+		measured = append(measured, a.Name)
 		for _, mode := range []string{"native", "memrecall"} {
 			for _, sc := range scenariosFor(t, a) {
 				for _, tools := range []bool{false, true} {
@@ -96,9 +110,21 @@ func TestHostsTable(t *testing.T) {
 			}
 		}
 	}
+	path := filepath.Join(repoRoot(t), "docs", "hosts.md")
 	table := RenderTable(rows)
+	if only != nil {
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, err := TableSection(string(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		table = MergeTable(old, table, names, measured)
+	}
 	t.Logf("\n%s", table)
-	if err := RewriteTable(filepath.Join(repoRoot(t), "docs", "hosts.md"), table); err != nil {
+	if err := RewriteTable(path, table); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -102,4 +103,42 @@ func RewriteTable(path, table string) error {
 		return fmt.Errorf("e2e: %w", err)
 	}
 	return nil
+}
+
+// MergeTable returns the table fresh with the rows of the agents not in
+// measured taken from old instead, agent by agent in the order of agents:
+// a partial re-measurement keeps the other agents' rows as they were.
+func MergeTable(old, fresh string, agents, measured []string) string {
+	rowsOf := func(table, agent string) []string {
+		var out []string
+		for _, line := range strings.Split(table, "\n") {
+			if strings.HasPrefix(line, "| "+agent+" |") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	lines := strings.SplitN(fresh, "\n", 3)
+	var b strings.Builder
+	b.WriteString(lines[0] + "\n" + lines[1] + "\n")
+	for _, a := range agents {
+		src := old
+		if slices.Contains(measured, a) {
+			src = fresh
+		}
+		for _, l := range rowsOf(src, a) {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TableSection returns the text between TableBegin and TableEnd in doc.
+func TableSection(doc string) (string, error) {
+	i := strings.Index(doc, TableBegin)
+	j := strings.Index(doc, TableEnd)
+	if i < 0 || j < i {
+		return "", ErrNoMarkers
+	}
+	return doc[i+len(TableBegin) : j], nil
 }
