@@ -138,3 +138,11 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 	}
 	return c, nil
 }
+
+// ConfigExposed reports whether the config file at path exists and can
+// be read by group or others. Without an API key in it that is only worth
+// a warning (LoadConfig refuses a key in such a file).
+func ConfigExposed(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().Perm()&0o077 != 0
+}

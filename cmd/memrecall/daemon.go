@@ -41,7 +41,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	home, _ := os.UserHomeDir()
-	cfg, cfgErr := daemon.LoadConfig(daemon.ConfigPath(os.Getenv, home), os.Getenv)
+	cfgPath := daemon.ConfigPath(os.Getenv, home)
+	cfg, cfgErr := daemon.LoadConfig(cfgPath, os.Getenv)
+	if cfgErr == nil && daemon.ConfigExposed(cfgPath) {
+		logger.Warn("config file is readable by group or others; chmod 600 it before it holds a key")
+	}
 	if cfgErr != nil {
 		// Fail open: serve, but answer nothing until the config is fixed.
 		logger.Warn("config not used; answering every event with nothing", "err", cfgErr)
