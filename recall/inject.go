@@ -13,7 +13,8 @@ import (
 
 // Prompt bounds (spec §5.7). They are internal constants, not options:
 // a host that could raise them could also break the promise that every
-// prompt is bounded.
+// prompt is bounded. A host may only lower the byte budget
+// (Options.MaxPromptBytes, not below MinPromptBytes).
 const (
 	// MaxPromptDocs is the most documents one injected prompt holds: the
 	// lifecycle's cap, fsm.MaxRelevantDocs, declared there once. It bounds
