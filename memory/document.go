@@ -95,7 +95,8 @@ func ParseType(s string) (Type, error) {
 type ID string
 
 // BodyWindow is the number of characters (runes) of a body that a prompt
-// surfaces and that the scorer reads. Text beyond it is never scored.
+// surfaces. The scorer reads the whole body a scan keeps (up to ReadLimit
+// bytes of file) and weighs matches beyond the window less.
 const BodyWindow = 1200
 
 // Document is one parsed topic file. A *Document handed out by a scan is

@@ -20,8 +20,9 @@ type Parsed struct {
 	Title string
 	// Description is `description`, or "".
 	Description string
-	// Body is the trimmed text after the closing `---`, cut to BodyWindow
-	// runes; "_No entries yet._" gives "".
+	// Body is the trimmed text after the closing `---`, as much of it as
+	// was read (a prompt shows the first BodyWindow runes; the scorer reads
+	// it all); "_No entries yet._" gives "".
 	Body string
 	// BodyTruncated reports that the body continues past Body: it is longer
 	// than BodyWindow runes, or (in a scan) the file was longer than what
@@ -201,15 +202,28 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 }
 
 // body locates the body after the closing fence at pos: trimmed, the
-// "_No entries yet._" placeholder read as empty, cut to BodyWindow runes.
+// "_No entries yet._" placeholder read as empty. The whole body read is
+// kept, so the scorer can match past the BodyWindow a prompt shows
+// (docs/decisions/0207-folding-stems.md); when the read stopped inside the
+// file, a rune the read cut in two is left out.
 func body(data []byte, pos int, complete bool) (start, end int, truncated bool) {
 	start, end = trimSpan(data, pos, len(data))
 	if string(data[start:end]) == emptyBody {
 		start = end
 	}
+	if !complete {
+		for i := end - 1; i >= start && i >= end-utf8.UTFMax; i-- {
+			if utf8.RuneStart(data[i]) {
+				if !utf8.FullRune(data[i:end]) {
+					end = i
+				}
+				break
+			}
+		}
+	}
 	cut := windowEnd(data[start:end], BodyWindow)
 	truncated = cut < end-start || !complete
-	return start, start + cut, truncated
+	return start, end, truncated
 }
 
 // span locates a value in the parsed buffer. esc says it needs unescaping

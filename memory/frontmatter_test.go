@@ -103,9 +103,9 @@ func TestParse(t *testing.T) {
 			want: Parsed{Type: TypeProject, Title: "project", Body: "text"},
 		},
 		{
-			name: "body cut at the window",
+			name: "body past the window is kept, marked truncated for the prompt",
 			in:   "---\ntype: project\n---\n" + long,
-			want: Parsed{Type: TypeProject, Title: "project", Body: long[:2*BodyWindow], BodyTruncated: true},
+			want: Parsed{Type: TypeProject, Title: "project", Body: long, BodyTruncated: true},
 		},
 		{
 			name: "body of exactly the window is whole",
@@ -202,8 +202,8 @@ func checkParsed(t *testing.T, p Parsed) {
 	if p.Title == "" {
 		t.Error("Title is empty (the type is the last fallback)")
 	}
-	if n := utf8.RuneCountInString(p.Body); n > BodyWindow {
-		t.Errorf("Body has %d runes, more than BodyWindow", n)
+	if p.BodyTruncated != (utf8.RuneCountInString(p.Body) > BodyWindow) && utf8.RuneCountInString(p.Body) > BodyWindow {
+		t.Errorf("Body has %d runes, more than BodyWindow, but is not marked truncated", utf8.RuneCountInString(p.Body))
 	}
 	for _, s := range []string{p.Title, p.Description, p.Body} {
 		if !utf8.ValidString(s) {

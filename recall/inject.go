@@ -9,6 +9,7 @@ import (
 	"github.com/memrecall/memrecall/fsm"
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/score"
 )
 
 // Prompt bounds (spec §5.7). They are internal constants, not options:
@@ -302,4 +303,60 @@ func savedAgo(mod, now time.Time) string {
 		return "saved yesterday"
 	}
 	return "saved " + strconv.Itoa(days) + " days ago"
+}
+
+// Excerpt bounds, in characters: what an excerpt keeps of the body's start
+// and of the passage that answers the query. With the two notes they stay
+// under memory.BodyWindow, so an excerpt costs the prompt no more than
+// the window it replaces.
+const (
+	excerptHeadRunes    = 300
+	excerptPassageRunes = 700
+)
+
+// excerpts returns docs to render: a document the query matches only past
+// its body window (score.Passage) is replaced by a copy whose body shows
+// its start, a note of what was left out, and the passage around the
+// match (docs/decisions/0207-folding-stems.md); the others are themselves.
+// The documents delivered are still the originals.
+func excerpts(docs []*memory.Document, q score.Query) []*memory.Document {
+	var out []*memory.Document
+	for i, d := range docs {
+		start, end, ok := score.Passage(q, d.Body)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = append([]*memory.Document(nil), docs...)
+		}
+		c := *d
+		c.Body = excerptBody(d.Body, start, end)
+		c.BodyTruncated = true
+		out[i] = &c
+	}
+	if out == nil {
+		return docs
+	}
+	return out
+}
+
+// excerptBody is the start of body, a note of the characters left out,
+// the passage from start (at least to end, at most excerptPassageRunes
+// characters), and a note when more of the body follows.
+func excerptBody(body string, start, end int) string {
+	head, _ := cutRunes(body, excerptHeadRunes)
+	passage, more := cutRunes(body[start:], excerptPassageRunes)
+	if len(passage) < end-start {
+		more = true
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString("\n\n[… ")
+	b.WriteString(strconv.Itoa(utf8.RuneCountInString(body[len(head):start])))
+	b.WriteString(" characters left out …]\n\n")
+	b.WriteString(passage)
+	if more {
+		b.WriteString("\n\n[… the rest of the body left out …]")
+	}
+	return b.String()
 }

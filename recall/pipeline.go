@@ -116,7 +116,7 @@ func (e *Engine) run(p *Plan) {
 	cands := buildCandidates(matches, kept)
 
 	e.mu.Lock()
-	p.ranked, p.cands = found, cands
+	p.ranked, p.cands, p.sq = found, cands, q
 	p.trace.Skipped = res.Skipped
 	p.trace.Scanned, p.trace.Kept, p.trace.Ranked, p.trace.Candidates = len(res.Docs), len(kept), found, cands
 	p.trace.Scan, p.trace.Publish = scanTook, time.Since(p.start)

@@ -70,8 +70,11 @@ type Plan struct {
 
 	// Guarded by e.mu.
 	ranked []score.Match
-	cands  []*memory.Document
-	trace  Trace
+	// sq is the prepared query the ranking used; rendering reads it to
+	// show the passage of a document matched only past its body window.
+	sq    score.Query
+	cands []*memory.Document
+	trace Trace
 }
 
 func newPlan(e *Engine, id fsm.PlanID, q Query) *Plan {
@@ -222,7 +225,7 @@ func (p *Plan) render(d fsm.Delivery) Injection {
 		docs, text = p.e.faults.render(docs, p, d.Phase == telemetry.PhaseRefined, p.e.clock())
 	} else {
 		docs = docs[:min(len(docs), MaxPromptDocs)]
-		text = renderWithin(docs, p.e.clock(), p.e.budget)
+		text = renderWithin(excerpts(docs, p.sq), p.e.clock(), p.e.budget)
 	}
 	inj := Injection{
 		Text:     text,

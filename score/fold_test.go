@@ -1,6 +1,7 @@
 package score
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -164,5 +165,24 @@ func TestNameAnswers(t *testing.T) {
 				t.Errorf("%s: %q (-want +got):\n%s", name, tt.query, diff)
 			}
 		}
+	}
+}
+
+// TestPassage: a body whose only match is past the window gives the line
+// that holds it; a body that matches in its window, or not at all, gives
+// nothing.
+func TestPassage(t *testing.T) {
+	filler := strings.Repeat("Nothing to see in this paragraph of notes.\n", 70) // ≈ 3,000 characters
+	body := filler + "The pgbouncer pool size is 40 per replica.\nMore filler.\n"
+	q := NewQuery("pgbouncer pool", nil)
+	start, end, ok := Passage(q, body)
+	if !ok || body[start:end] != "The pgbouncer pool size is 40 per replica." {
+		t.Errorf("Passage = %q, %v", body[start:end], ok)
+	}
+	if _, _, ok := Passage(q, "pgbouncer first\n"+body); ok {
+		t.Error("a window match gives a passage")
+	}
+	if _, _, ok := Passage(NewQuery("kubernetes", nil), body); ok {
+		t.Error("no match gives a passage")
 	}
 }

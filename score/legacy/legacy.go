@@ -75,9 +75,12 @@ func Tokens(text string) []string {
 	return out
 }
 
-// Score is the legacy score of one document for the query tokens.
+// Score is the legacy score of one document for the query tokens. It
+// reads the first memory.BodyWindow characters of the body, all that the
+// scan kept of a body when this scorer was frozen (the scan now keeps the
+// whole body it reads).
 func Score(tokens []string, d *memory.Document) int {
-	hay := strings.ToLower(d.Type.String() + " " + d.Title + " " + d.Description + " " + d.Body)
+	hay := strings.ToLower(d.Type.String() + " " + d.Title + " " + d.Description + " " + window(d.Body))
 	score := 0
 	for _, t := range tokens {
 		if strings.Contains(hay, t) {
@@ -115,4 +118,16 @@ func Rank(query string, docs []*memory.Document) []Match {
 		return strings.Compare(a.Doc.Type.String(), b.Doc.Type.String())
 	})
 	return out
+}
+
+// window returns the first memory.BodyWindow runes of body.
+func window(body string) string {
+	n := 0
+	for i := range body {
+		if n == memory.BodyWindow {
+			return body[:i]
+		}
+		n++
+	}
+	return body
 }
