@@ -43,8 +43,11 @@ type Parsed struct {
 // quote), a bare value is taken literally (` #` is not a comment), and a
 // repeated key keeps its last value. Where YAML would read such a value
 // the same way, the two readings agree by construction (checked by a
-// property and a fuzz target). Anything else — nested maps, block scalars
-// (`>-`, `|`), flow collections, anchors and aliases, quoted keys,
+// property and a fuzz target). The line reader also takes the two nested
+// shapes Claude Code writes: a `metadata:` block of alike-indented
+// `key: value` lines, and a `>-`, `>`, `|-` or `|` block scalar as the
+// value of name, title or description. Anything else — deeper nesting,
+// other block scalars, flow collections, anchors and aliases, quoted keys,
 // multi-line plain scalars — is parsed as YAML. `type` is read flat or
 // nested under `metadata:` (flat wins when both are present); `name`,
 // `title` and `description` may be any YAML scalar, read as its text.
@@ -115,6 +118,8 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 	// flat: every line is blank, a comment, or a `key: value` at column 0
 	// with a plain key and a value that opens no YAML structure.
 	flat := true
+	var nest nesting
+	var metaType span
 	for ok {
 		start := pos
 		line, pos, ok = nextLine(data, pos)
@@ -125,28 +130,51 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 		}
 		key, val, vstart, has := splitKey(line)
 		if !has {
+			if flat && nest.kind != nestNone && len(line) > 0 && line[0] == ' ' {
+				if !nest.take(data, line, start, &metaType) {
+					flat = false
+				}
+				continue
+			}
+			nest.kind = nestNone
 			if flat && unkeyedNests(line) {
 				flat = false
 			}
 			continue
 		}
+		nest.kind = nestNone
 		sp := valueSpan(val, start+vstart)
-		known := true
+		var dst *span
 		switch string(key) {
 		case "type":
 			typ = sp
 		case "name":
-			name = sp
+			name, dst = sp, &name
 		case "title":
-			title = sp
+			title, dst = sp, &title
 		case "description":
-			desc = sp
+			desc, dst = sp, &desc
+		case "metadata":
+			if len(val) == 0 {
+				nest = nesting{kind: nestMeta}
+			}
 		default:
-			known = false
+			if flat && keyedNests(line, key, val, false) {
+				flat = false
+			}
+			continue
 		}
-		if flat && keyedNests(line, key, val, known) {
+		if flat && keyedNests(line, key, val, true) {
+			if h, ok := blockHeader(val); ok && dst != nil {
+				*dst = span{}
+				nest = nesting{kind: nestBlock, dst: dst, header: h}
+				continue
+			}
 			flat = false
 		}
+	}
+	if typ.empty() {
+		typ = metaType
 	}
 	if !closed {
 		if !complete {
@@ -232,6 +260,12 @@ type span struct {
 	start, end int
 	quote      byte
 	esc        bool
+	// A block scalar: block is '>' (folded) or '|' (literal), its lines
+	// are data[start:end] indented by indent spaces, clip says a final
+	// line break is kept (no '-' in the header).
+	block  byte
+	clip   bool
+	indent int
 }
 
 func (s span) empty() bool { return s.end <= s.start }
@@ -244,6 +278,9 @@ func (s span) raw(data []byte) []byte { return data[s.start:s.end] }
 func (sp span) decode(data []byte, s string) string {
 	if sp.empty() {
 		return ""
+	}
+	if sp.block != 0 {
+		return sp.blockText(data)
 	}
 	if !sp.esc {
 		if sp.end <= len(s) {

@@ -181,55 +181,49 @@ func quotedForm(v []byte) form {
 	return formUnsafe // unterminated
 }
 
-// yamlPrintable reports whether YAML accepts every character of b inside a
-// single line: printable ASCII, and above it what YAML calls printable
-// minus its line breaks (NEL, LS, PS). Tabs count as not printable here,
-// to keep the agreement simple.
-func yamlPrintable(b []byte) bool {
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if !yamlPrintableRune(r) {
-			return false
-		}
-		i += size
-	}
-	return true
-}
-
-// yamlPrintableRune reports a non-ASCII rune YAML accepts inside a line.
-func yamlPrintableRune(r rune) bool {
-	switch {
-	case r >= 0xA0 && r <= 0xD7FF:
-		return r != 0x2028 && r != 0x2029
-	case r >= 0xE000 && r <= 0xFFFD:
-		return r != 0xFEFF
-	}
-	return r >= 0x10000 && r <= utf8.MaxRune
-}
-
 // flatSafe reports that Parse reads data's frontmatter on the flat path
 // and that YAML would read every line of it the same way: the inputs on
-// which the agreement property must hold.
+// which the agreement property must hold. Lines of a `metadata:` block
+// must be safe after their indentation; lines of a block scalar are safe
+// whenever the flat reader takes them.
 func flatSafe(data []byte) bool {
+	if _, r, _, _ := parseRoute(data, true, nil, false); r != routeFlat {
+		return false
+	}
 	data = bytes.TrimPrefix(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\uFEFF"))
 	line, pos, ok := nextLine(data, 0)
 	if !ok || !isFence(line) {
 		return false
 	}
+	mode := nestNone
 	for ok {
 		line, pos, ok = nextLine(data, pos)
 		if isFence(line) {
 			return true
 		}
+		if len(line) > 0 && line[0] == ' ' && mode != nestNone {
+			if mode == nestMeta {
+				rest := bytes.TrimLeft(line, " ")
+				key, val, _, has := splitKey(rest)
+				if lineForm(rest, key, val, has) != formSafe {
+					return false
+				}
+			}
+			continue
+		}
+		mode = nestNone
 		key, val, _, has := splitKey(line)
+		if has {
+			switch k := string(key); {
+			case k == "metadata" && len(val) == 0:
+				mode = nestMeta
+			case k == "name" || k == "title" || k == "description":
+				if _, ok := blockHeader(val); ok {
+					mode = nestBlock
+					continue
+				}
+			}
+		}
 		if lineForm(line, key, val, has) != formSafe {
 			return false
 		}

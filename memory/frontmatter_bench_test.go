@@ -7,17 +7,21 @@ import (
 )
 
 // benchFlat is a topic file in the flat form, benchClaude the same content
-// as Claude Code writes it (nested type, folded description): the YAML path.
+// as Claude Code writes it (nested type, folded description), which the
+// flat reader also takes, and benchYAML the Claude form with a flow list
+// added, which only the YAML reader takes.
 var (
 	benchBody   = strings.Repeat("deploy the canary and watch latency ", 40)
 	benchFlat   = []byte("---\nname: Deploy checklist\ndescription: how we ship the billing service safely\ntype: reference\n---\n" + benchBody)
 	benchClaude = []byte("---\nname: deploy-checklist\ndescription: >-\n  how we ship the billing service\n  safely\nmetadata:\n  type: reference\n---\n" + benchBody + "\nSee [[release-freeze]].\n")
+	benchYAML   = []byte("---\nname: deploy-checklist\ndescription: >-\n  how we ship the billing service\n  safely\nmetadata:\n  type: reference\n  tags: [deploy, billing]\n---\n" + benchBody + "\nSee [[release-freeze]].\n")
 )
 
 // BenchmarkParseForms times, inside every iteration and on the same file,
 // the flat parser as it was before the YAML path (legacyParse, the
-// reference), today's flat path, and the YAML path on the Claude form of
-// the same topic. It reports each per file and as ratios to the reference,
+// reference), today's flat path, the Claude form of the same topic (which
+// the flat reader takes too) and a Claude file only the YAML reader takes.
+// It reports each per file and as ratios to the reference,
 // so the ratios hold on a loaded machine where absolute times drift. Each
 // figure is the fastest of its blocks of 64 parses.
 func BenchmarkParseForms(b *testing.B) {
@@ -33,7 +37,7 @@ func BenchmarkParseForms(b *testing.B) {
 	}
 	// The fastest block of each is the least disturbed by other work on
 	// the machine: compare minima, not sums.
-	legacy, flat, yml := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
+	legacy, flat, claude, yml := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
 	b.ReportAllocs()
 	odd := false
 	for b.Loop() {
@@ -45,13 +49,16 @@ func BenchmarkParseForms(b *testing.B) {
 			legacy = min(legacy, block(legacyParse, benchFlat))
 			flat = min(flat, block(parse, benchFlat))
 		}
-		yml = min(yml, block(parse, benchClaude))
+		claude = min(claude, block(parse, benchClaude))
+		yml = min(yml, block(parse, benchYAML))
 		odd = !odd
 	}
 	n := float64(k)
 	b.ReportMetric(float64(legacy.Nanoseconds())/n, "legacy-ns/file")
 	b.ReportMetric(float64(flat.Nanoseconds())/n, "flat-ns/file")
+	b.ReportMetric(float64(claude.Nanoseconds())/n, "claude-ns/file")
 	b.ReportMetric(float64(yml.Nanoseconds())/n, "yaml-ns/file")
+	b.ReportMetric(float64(claude)/float64(legacy), "claude/legacy")
 	b.ReportMetric(float64(flat)/float64(legacy), "flat/legacy")
 	b.ReportMetric(float64(yml)/float64(legacy), "yaml/legacy")
 }
@@ -72,6 +79,15 @@ func BenchmarkParseClaudeAllocs(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := parse(benchClaude, true, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseYAMLAllocs(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, r, _, err := parseRoute(benchYAML, true, nil, false); err != nil || r != routeYAML {
+			b.Fatal(r, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -42,6 +43,137 @@ func isKeyStart(c byte) bool {
 
 func isKeyByte(c byte) bool {
 	return isKeyStart(c) || c >= '0' && c <= '9' || c == '-' || c == '.'
+}
+
+// nestKind is the nested block the flat reader is inside.
+type nestKind uint8
+
+const (
+	nestNone  nestKind = iota
+	nestMeta           // the indented lines of `metadata:`
+	nestBlock          // the lines of a block scalar
+)
+
+// nesting tracks the two nested shapes Claude Code writes, which the flat
+// reader takes without YAML (decision 0105): a `metadata:` mapping of
+// indented `key: value` lines, and a block scalar (`>-`, `>`, `|-`, `|`)
+// as the value of name, title or description, its lines all at one
+// indentation, none blank, none ending in white space. Anything else that
+// is indented goes to YAML.
+type nesting struct {
+	kind   nestKind
+	indent int   // the indentation of the first nested line; 0 before it
+	dst    *span // the block scalar's value (nestBlock)
+	header span  // the block scalar's style (block, clip)
+}
+
+// blockHeader recognises the block scalar headers the flat reader takes.
+func blockHeader(val []byte) (span, bool) {
+	switch string(val) {
+	case ">-":
+		return span{block: '>'}, true
+	case ">":
+		return span{block: '>', clip: true}, true
+	case "|-":
+		return span{block: '|'}, true
+	case "|":
+		return span{block: '|', clip: true}, true
+	}
+	return span{}, false
+}
+
+// take reads one indented line (starting at offset start of data) of the
+// current nested block, and reports whether the flat reader can: false
+// sends the frontmatter to YAML.
+func (n *nesting) take(data, line []byte, start int, metaType *span) bool {
+	ind := 0
+	for ind < len(line) && line[ind] == ' ' {
+		ind++
+	}
+	if ind == len(line) || line[ind] == '\t' || ind != n.indent && n.indent != 0 {
+		return false
+	}
+	n.indent = ind
+	rest := line[ind:]
+	if n.kind == nestMeta {
+		key, val, vstart, has := splitKey(rest)
+		if !has || keyedNests(rest, key, val, false) {
+			return false
+		}
+		if string(key) == "type" {
+			*metaType = valueSpan(val, start+ind+vstart)
+		}
+		return true
+	}
+	if c := rest[len(rest)-1]; c == ' ' || c == '\t' || !yamlPrintable(rest) {
+		return false
+	}
+	if n.dst.empty() {
+		*n.dst = n.header
+		n.dst.start, n.dst.indent = start, ind
+	}
+	n.dst.end = start + len(line)
+	return true
+}
+
+// blockText returns a block scalar's value: its lines without their
+// indentation, joined by a space (folded) or a line break (literal), with
+// a final line break when the header clips.
+func (sp span) blockText(data []byte) string {
+	sep := byte(' ')
+	if sp.block == '|' {
+		sep = '\n'
+	}
+	out := make([]byte, 0, sp.end-sp.start)
+	for pos := sp.start; ; {
+		line, next, ok := nextLine(data[:sp.end], pos)
+		if !ok {
+			break
+		}
+		if pos > sp.start {
+			out = append(out, sep)
+		}
+		out = append(out, line[sp.indent:]...)
+		pos = next
+	}
+	if sp.clip {
+		out = append(out, '\n')
+	}
+	return string(out)
+}
+
+// yamlPrintable reports whether YAML accepts every character of b inside a
+// single line: printable ASCII, and above it what YAML calls printable
+// minus its line breaks (NEL, LS, PS). Tabs count as not printable here,
+// to keep the agreement simple.
+func yamlPrintable(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if !yamlPrintableRune(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// yamlPrintableRune reports a non-ASCII rune YAML accepts inside a line.
+func yamlPrintableRune(r rune) bool {
+	switch {
+	case r >= 0xA0 && r <= 0xD7FF:
+		return r != 0x2028 && r != 0x2029
+	case r >= 0xE000 && r <= 0xFFFD:
+		return r != 0xFEFF
+	}
+	return r >= 0x10000 && r <= utf8.MaxRune
 }
 
 // unkeyedNests reports that a line splitKey did not split takes the

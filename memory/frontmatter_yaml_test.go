@@ -15,11 +15,10 @@ import (
 // or a person would write it, and the two new skip errors.
 func TestParseYAML(t *testing.T) {
 	tests := []struct {
-		name  string
-		in    string
-		want  Parsed
-		route route
-		err   error
+		name string
+		in   string
+		want Parsed
+		err  error
 	}{
 		{
 			name: "Claude Code topic file: nested type, folded description, links",
@@ -28,119 +27,104 @@ func TestParseYAML(t *testing.T) {
 			want: Parsed{Type: TypeProject, Title: "release-freeze",
 				Description: "Merge freeze for the mobile release cut, starting 2026-03-05",
 				Body:        "Body, with [[other-memory]] links."},
-			route: routeYAML,
 		},
 		{
-			name:  "folded with keep chomping",
-			in:    "---\ntype: user\ndescription: >+\n  a\n  b\n\n---\n",
-			want:  Parsed{Type: TypeUser, Title: "user", Description: "a b\n\n"},
-			route: routeYAML,
+			name: "folded with keep chomping",
+			in:   "---\ntype: user\ndescription: >+\n  a\n  b\n\n---\n",
+			want: Parsed{Type: TypeUser, Title: "user", Description: "a b\n\n"},
 		},
 		{
-			name:  "folded with clip chomping",
-			in:    "---\ntype: user\ndescription: >\n  a\n  b\n\n---\n",
-			want:  Parsed{Type: TypeUser, Title: "user", Description: "a b\n"},
-			route: routeYAML,
+			name: "folded with clip chomping",
+			in:   "---\ntype: user\ndescription: >\n  a\n  b\n\n---\n",
+			want: Parsed{Type: TypeUser, Title: "user", Description: "a b\n"},
 		},
 		{
-			name:  "literal block",
-			in:    "---\ntype: feedback\ndescription: |\n  line one\n  line two\n---\n",
-			want:  Parsed{Type: TypeFeedback, Title: "feedback", Description: "line one\nline two\n"},
-			route: routeYAML,
+			name: "literal block",
+			in:   "---\ntype: feedback\ndescription: |\n  line one\n  line two\n---\n",
+			want: Parsed{Type: TypeFeedback, Title: "feedback", Description: "line one\nline two\n"},
 		},
 		{
-			name:  "literal block, strip chomping, explicit indent",
-			in:    "---\ntype: feedback\ndescription: |2-\n    indented\n  base\n---\n",
-			want:  Parsed{Type: TypeFeedback, Title: "feedback", Description: "  indented\nbase"},
-			route: routeYAML,
+			name: "literal block, strip chomping, explicit indent",
+			in:   "---\ntype: feedback\ndescription: |2-\n    indented\n  base\n---\n",
+			want: Parsed{Type: TypeFeedback, Title: "feedback", Description: "  indented\nbase"},
 		},
 		{
-			name:  "quoted keys",
-			in:    "---\n\"name\": Quoted key\n'type': reference\n---\n",
-			want:  Parsed{Type: TypeReference, Title: "Quoted key"},
-			route: routeYAML,
+			name: "quoted keys",
+			in:   "---\n\"name\": Quoted key\n'type': reference\n---\n",
+			want: Parsed{Type: TypeReference, Title: "Quoted key"},
 		},
 		{
-			name:  "comments between and after values",
-			in:    "---\n# written by hand\nname: Deploy # the checklist\nmetadata:\n  # nested comment\n  type: reference # trailing\n---\n",
-			want:  Parsed{Type: TypeReference, Title: "Deploy"},
-			route: routeYAML,
+			name: "comments between and after values",
+			in:   "---\n# written by hand\nname: Deploy # the checklist\nmetadata:\n  # nested comment\n  type: reference # trailing\n---\n",
+			want: Parsed{Type: TypeReference, Title: "Deploy"},
 		},
 		{
-			name:  "flow sequence and flow map are ignored keys",
-			in:    "---\ntags: [deploy, canary]\nextra: {a: 1, b: [2, 3]}\nname: Deploy\ntype: reference\n---\n",
-			want:  Parsed{Type: TypeReference, Title: "Deploy"},
-			route: routeYAML,
+			name: "flow sequence and flow map are ignored keys",
+			in:   "---\ntags: [deploy, canary]\nextra: {a: 1, b: [2, 3]}\nname: Deploy\ntype: reference\n---\n",
+			want: Parsed{Type: TypeReference, Title: "Deploy"},
 		},
 		{
-			name:  "anchors and aliases",
-			in:    "---\nname: &n Shared title\ntitle: *n\ndescription: *n\nmetadata:\n  type: &t user\n---\n",
-			want:  Parsed{Type: TypeUser, Title: "Shared title", Description: "Shared title"},
-			route: routeYAML,
+			name: "anchors and aliases",
+			in:   "---\nname: &n Shared title\ntitle: *n\ndescription: *n\nmetadata:\n  type: &t user\n---\n",
+			want: Parsed{Type: TypeUser, Title: "Shared title", Description: "Shared title"},
 		},
 		{
-			name:  "multi-line plain scalar",
-			in:    "---\ntype: project\ndescription: the billing service\n  retries callbacks\n\n  three times\n---\n",
-			want:  Parsed{Type: TypeProject, Title: "project", Description: "the billing service retries callbacks\nthree times"},
-			route: routeYAML,
+			name: "multi-line plain scalar",
+			in:   "---\ntype: project\ndescription: the billing service\n  retries callbacks\n\n  three times\n---\n",
+			want: Parsed{Type: TypeProject, Title: "project", Description: "the billing service retries callbacks\nthree times"},
 		},
 		{
-			name:  "multi-line double-quoted scalar",
-			in:    "---\ntype: project\nname: \"two\n  lines \\u00e9\"\n---\n",
-			want:  Parsed{Type: TypeProject, Title: "two lines é"},
-			route: routeYAML,
+			name: "multi-line double-quoted scalar",
+			in:   "---\ntype: project\nname: \"two\n  lines \\u00e9\"\n---\n",
+			want: Parsed{Type: TypeProject, Title: "two lines é"},
 		},
 		{
-			name:  "flat type wins over metadata.type",
-			in:    "---\ntype: user\nmetadata:\n  type: project\n---\n",
-			want:  Parsed{Type: TypeUser, Title: "user"},
-			route: routeYAML,
+			name: "flat type wins over metadata.type",
+			in:   "---\ntype: user\nmetadata:\n  type: project\n---\n",
+			want: Parsed{Type: TypeUser, Title: "user"},
 		},
 		{
-			name:  "metadata that is not a mapping is ignored",
-			in:    "---\ntype: user\nmetadata: [a]\nname:\n  Indented\n---\n",
-			want:  Parsed{Type: TypeUser, Title: "Indented"},
-			route: routeYAML,
+			name: "metadata that is not a mapping is ignored",
+			in:   "---\ntype: user\nmetadata: [a]\nname:\n  Indented\n---\n",
+			want: Parsed{Type: TypeUser, Title: "Indented"},
 		},
 		{
-			name:  "non-string scalars are read as their text",
-			in:    "---\nname: 2026\ndescription: true\nmetadata:\n  type: project\n---\n",
-			want:  Parsed{Type: TypeProject, Title: "2026", Description: "true"},
-			route: routeYAML,
+			name: "non-string scalars are read as their text",
+			in:   "---\nname: 2026\ndescription: true\nmetadata:\n  type: project\n---\n",
+			want: Parsed{Type: TypeProject, Title: "2026", Description: "true"},
 		},
 		{
-			name:  "tags are dropped, text kept",
-			in:    "---\nname: !!str 5\nmetadata: {type: reference}\n---\n",
-			want:  Parsed{Type: TypeReference, Title: "5"},
-			route: routeYAML,
+			name: "tags are dropped, text kept",
+			in:   "---\nname: !!str 5\nmetadata: {type: reference}\n---\n",
+			want: Parsed{Type: TypeReference, Title: "5"},
 		},
 		{
-			name:  "CRLF Claude file",
-			in:    "---\r\nname: win\r\ndescription: >-\r\n  a\r\n  b\r\nmetadata:\r\n  type: user\r\n---\r\nbody\r\n",
-			want:  Parsed{Type: TypeUser, Title: "win", Description: "a b", Body: "body"},
-			route: routeYAML,
+			name: "CRLF Claude file",
+			in:   "---\r\nname: win\r\ndescription: >-\r\n  a\r\n  b\r\nmetadata:\r\n  type: user\r\n---\r\nbody\r\n",
+			want: Parsed{Type: TypeUser, Title: "win", Description: "a b", Body: "body"},
 		},
-		{name: "nested type missing", in: "---\nname: x\nmetadata:\n  owner: sam\n---\n", err: ErrMissingType, route: routeYAML},
-		{name: "nested type unknown", in: "---\nmetadata:\n  type: note\n---\n", err: ErrUnknownType, route: routeYAML},
-		{name: "name is a sequence", in: "---\nname: [a, b]\ntype: user\n---\n", err: ErrNotString, route: routeYAML},
-		{name: "description is a mapping", in: "---\ntype: user\ndescription:\n  text: x\n---\n", err: ErrNotString, route: routeYAML},
-		{name: "nested type is a mapping", in: "---\nmetadata:\n  type:\n    a: b\n---\n", err: ErrNotString, route: routeYAML},
-		{name: "alias to a sequence", in: "---\nx: &a [1]\ntype: *a\n---\n", err: ErrNotString, route: routeYAML},
-		{name: "bad indentation", in: "---\nmetadata:\n  type: user\n bad: x\n---\n", err: ErrInvalidYAML, route: routeYAML},
-		{name: "unknown alias in a nested file", in: "---\nmetadata:\n  type: *nope\n---\n", err: ErrInvalidYAML, route: routeYAML},
-		{name: "tab indentation", in: "---\nmetadata:\n\ttype: user\n---\n", err: ErrInvalidYAML, route: routeYAML},
+		{name: "nested type missing", in: "---\nname: x\nmetadata:\n  owner: sam\n---\n", err: ErrMissingType},
+		{name: "nested type unknown", in: "---\nmetadata:\n  type: note\n---\n", err: ErrUnknownType},
+		{name: "name is a sequence", in: "---\nname: [a, b]\ntype: user\n---\n", err: ErrNotString},
+		{name: "description is a mapping", in: "---\ntype: user\ndescription:\n  text: x\n---\n", err: ErrNotString},
+		{name: "nested type is a mapping", in: "---\nmetadata:\n  type:\n    a: b\n---\n", err: ErrNotString},
+		{name: "alias to a sequence", in: "---\nx: &a [1]\ntype: *a\n---\n", err: ErrNotString},
+		{name: "bad indentation", in: "---\nmetadata:\n  type: user\n bad: x\n---\n", err: ErrInvalidYAML},
+		{name: "unknown alias in a nested file", in: "---\nmetadata:\n  type: *nope\n---\n", err: ErrInvalidYAML},
+		{name: "tab indentation", in: "---\nmetadata:\n\ttype: user\n---\n", err: ErrInvalidYAML},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, r, _, err := parseRoute([]byte(tt.in), true, nil, false)
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("Parse error = %v, want %v", err, tt.err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Parse mismatch (-want +got):\n%s", diff)
-			}
-			if tt.route != routeFlat && r != tt.route {
-				t.Errorf("route = %d, want %d", r, tt.route)
+			// Parse, and the YAML reader alone: Claude Code's own shapes
+			// take the flat path, and both must read every form alike.
+			for _, yamlOnly := range []bool{false, true} {
+				got, _, _, err := parseRoute([]byte(tt.in), true, nil, yamlOnly)
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("yamlOnly=%v: error = %v, want %v", yamlOnly, err, tt.err)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("yamlOnly=%v: mismatch (-want +got):\n%s", yamlOnly, diff)
+				}
 			}
 		})
 	}
@@ -408,7 +392,7 @@ func safeValue(t *rapid.T, label string) string {
 // lines, comments and blank lines. allSafe reports that every value came
 // from safeValue.
 func flatDoc(t *rapid.T) (doc string, allSafe bool) {
-	keys := rapid.SampledFrom([]string{"type", "name", "title", "description", "owner", "tags", "x_1", "metadata"})
+	keys := rapid.SampledFrom([]string{"type", "name", "title", "description", "owner", "tags", "x_1"})
 	types := rapid.SampledFrom([]string{"user", "feedback", "project", "reference", "note", "", "User"})
 	n := rapid.IntRange(0, 7).Draw(t, "lines")
 	var b strings.Builder
@@ -416,7 +400,29 @@ func flatDoc(t *rapid.T) (doc string, allSafe bool) {
 	allSafe = true
 	for i := range n {
 		label := fmt.Sprintf("line%d", i)
-		switch rapid.IntRange(0, 9).Draw(t, label+"-kind") {
+		switch rapid.IntRange(0, 11).Draw(t, label+"-kind") {
+		case 10:
+			// A metadata block as Claude Code writes it.
+			ind := strings.Repeat(" ", rapid.IntRange(1, 4).Draw(t, label+"-indent"))
+			b.WriteString("metadata:\n")
+			for j := range rapid.IntRange(0, 3).Draw(t, label+"-metalines") {
+				sub := fmt.Sprintf("%s-%d", label, j)
+				if rapid.Bool().Draw(t, sub+"-istype") {
+					b.WriteString(ind + "type: " + types.Draw(t, sub+"-type") + "\n")
+				} else {
+					b.WriteString(ind + keys.Draw(t, sub+"-key") + ": " + safeValue(t, sub) + "\n")
+				}
+			}
+		case 11:
+			// A block scalar as Claude Code writes descriptions.
+			k := rapid.SampledFrom([]string{"name", "title", "description"}).Draw(t, label+"-bkey")
+			h := rapid.SampledFrom([]string{">-", ">", "|-", "|"}).Draw(t, label+"-header")
+			ind := strings.Repeat(" ", rapid.IntRange(1, 4).Draw(t, label+"-indent"))
+			b.WriteString(k + ": " + h + "\n")
+			for j := range rapid.IntRange(0, 3).Draw(t, label+"-blines") {
+				text := rapid.StringMatching(`[a-zA-Z0-9#:'"\[\]{}*&!|>@%-][a-zA-Z0-9 #:'"\[\],{}*&!|>@%.é漢-]{0,30}[a-zA-Z0-9.#:'"\]}]`).Draw(t, fmt.Sprintf("%s-b%d", label, j))
+				b.WriteString(ind + text + "\n")
+			}
 		case 0:
 			b.WriteString("# " + safeValue(t, label) + "\n")
 		case 1:
@@ -477,6 +483,8 @@ func FuzzFlatAgreesWithYAML(f *testing.F) {
 		"---\nname: 2026\ndescription: true\ntype: project\n---\n",
 		"---\nname:\ntype: user\ntype: project\n---\n",
 		"---\nname: a#b\ndescription: https://x.example:8080/y\ntype: user\n---\n",
+		"---\nname: release-freeze\ndescription: >-\n  Merge freeze for the mobile release cut,\n  starting 2026-03-05\nmetadata:\n  type: project\n---\nBody [[x]]\n",
+		"---\ndescription: |\n   a: b #c\n   d\nmetadata:\n    owner: sam\n    type: user\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
