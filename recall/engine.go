@@ -178,6 +178,12 @@ func (e *Engine) Query(ctx context.Context, q Query) *Plan {
 
 // Reset starts the conversation afresh: the open plan, if any, is
 // discarded (reset) and every document becomes eligible again.
+//
+// A document's identity is its path (spec §2.5), not its content: a
+// memory file edited after it was delivered is still the document that
+// was delivered, so it is not delivered again in this session until
+// Reset. A host that wants an edited memory shown again calls Reset (for
+// example when the agent compacts or clears its context).
 func (e *Engine) Reset() {
 	e.apply(nil, fsm.Reset(e.now()))
 }

@@ -7,8 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
@@ -210,12 +210,11 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 		len(tr.Candidates), lexical, pluralWord(lexical, "match"), len(tr.Candidates)-lexical, pluralWord(len(tr.Candidates)-lexical, "document"))
 	if len(tr.Ranked) > 0 {
 		fmt.Fprintln(w, "  SCORE is evidence in fixed-point units: each matched query word adds its rarity among these documents, more in a title or description than in a body (spec §3.5); compare scores within one query only")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  RANK\tSCORE\tSCOPE\tTYPE\tPATH\tTITLE")
+		var rows [][]string
 		for i, m := range tr.Ranked[:min(len(tr.Ranked), shownRanked)] {
-			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\t%s\n", i+1, m.Score, m.Doc.Scope, m.Doc.Type, termSafe(m.Doc.RelPath), termSafe(m.Doc.Title))
+			rows = append(rows, []string{strconv.Itoa(i + 1), strconv.Itoa(m.Score), m.Doc.Scope.String(), m.Doc.Type.String(), termSafe(m.Doc.RelPath), termSafe(m.Doc.Title)})
 		}
-		tw.Flush()
+		writeTable(w, "  ", []string{"RANK", "SCORE", "SCOPE", "TYPE", "PATH", "TITLE"}, rows)
 		if more := len(tr.Ranked) - shownRanked; more > 0 {
 			fmt.Fprintf(w, "  … %d more\n", more)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
@@ -55,22 +54,21 @@ flags:`)
 	return 0
 }
 
-// printScan renders a scan result. Titles go last: CJK titles are wider
-// than their rune count, which would break the column alignment.
+// printScan renders a scan result, its columns aligned by display width
+// (a CJK character takes two columns).
 func printScan(w io.Writer, roots memory.Roots, why []string, res memory.Result, now time.Time) {
 	fmt.Fprintf(w, "project: %s\nuser:    %s\n", orNone(roots.Project), orNone(roots.User))
 	printWhy(w, why)
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCOPE\tTYPE\tAGE\tPATH\tTITLE")
 	var perScope [2]int
+	var rows [][]string
 	for _, d := range res.Docs {
 		if int(d.Scope) < len(perScope) {
 			perScope[d.Scope]++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Scope, d.Type, age(now.Sub(d.Modified)), termSafe(d.RelPath), termSafe(d.Title))
+		rows = append(rows, []string{d.Scope.String(), d.Type.String(), age(now.Sub(d.Modified)), termSafe(d.RelPath), termSafe(d.Title)})
 	}
-	tw.Flush()
+	writeTable(w, "", []string{"SCOPE", "TYPE", "AGE", "PATH", "TITLE"}, rows)
 	fmt.Fprintf(w, "\n%s (project %d, user %d); skipped %d: %s\n",
 		plural(len(res.Docs), "document"), perScope[memory.ScopeProject], perScope[memory.ScopeUser],
 		res.Skipped.Total(), res.Skipped)
