@@ -40,7 +40,7 @@ var lifecycle = [...][]row{
 		{on: TriggerReset, action: clearSurfaced, to: StateIdle},
 		{on: TriggerShutdown, action: closeSession, to: StateIdle},
 	},
-	StatePending: {
+	StatePending: append([]row{
 		{on: TriggerQueryStarted, action: replacePlan, to: StatePending},
 		{on: TriggerDeterministicPublished, guard: firstRanking, action: recordRanking, to: StatePending, sets: progPublished},
 		{on: TriggerDeterministicPublished, guard: rankingAlreadyPublished, to: StatePending},
@@ -49,32 +49,31 @@ var lifecycle = [...][]row{
 		{on: TriggerInitialPoint, guard: fastAvailable, action: deliverFast, to: StateFastDelivered, sets: progInitialPassed},
 		{on: TriggerInitialPoint, guard: noFastResult, action: passInitialPoint, to: StatePending, sets: progInitialPassed},
 		{on: TriggerInitialPoint, guard: initialAlreadyPassed, to: StatePending},
-		{on: TriggerSelectorSettled, guard: settlesWithNothingLeft, action: settleAndEnd, to: StateDiscarded, sets: progSettled},
-		{on: TriggerSelectorSettled, guard: settlesToWait, action: recordSelection, to: StatePending, sets: progSettled},
-		{on: TriggerSelectorSettled, guard: alreadySettled, to: StatePending},
-		{on: TriggerToolResultPoint, guard: remainderReady, action: deliverRefined, to: StateRefinedDelivered},
-		{on: TriggerToolResultPoint, guard: remainderNotReady, to: StatePending},
-		{on: TriggerTurnEnded, action: endTurn, to: StateDiscarded},
-		{on: TriggerAbort, action: abortPlan, to: StateDiscarded},
-		{on: TriggerReset, action: resetSession, to: StateDiscarded},
-		{on: TriggerShutdown, action: shutdownSession, to: StateDiscarded},
-	},
-	StateFastDelivered: {
+	}, openRows(StatePending)...),
+	StateFastDelivered: append([]row{
 		{on: TriggerQueryStarted, action: replacePlan, to: StatePending},
 		{on: TriggerDeterministicPublished, to: StateFastDelivered},
 		{on: TriggerInitialPoint, to: StateFastDelivered},
+	}, openRows(StateFastDelivered)...),
+	StateRefinedDelivered: terminalRows(StateRefinedDelivered),
+	StateDiscarded:        terminalRows(StateDiscarded),
+}
+
+// openRows are the rows an open plan (pending or fast-delivered, st) has
+// for the selector's settle, a tool-result point and the four ways a plan
+// ends.
+func openRows(st State) []row {
+	return []row{
 		{on: TriggerSelectorSettled, guard: settlesWithNothingLeft, action: settleAndEnd, to: StateDiscarded, sets: progSettled},
-		{on: TriggerSelectorSettled, guard: settlesToWait, action: recordSelection, to: StateFastDelivered, sets: progSettled},
-		{on: TriggerSelectorSettled, guard: alreadySettled, to: StateFastDelivered},
+		{on: TriggerSelectorSettled, guard: settlesToWait, action: recordSelection, to: st, sets: progSettled},
+		{on: TriggerSelectorSettled, guard: alreadySettled, to: st},
 		{on: TriggerToolResultPoint, guard: remainderReady, action: deliverRefined, to: StateRefinedDelivered},
-		{on: TriggerToolResultPoint, guard: remainderNotReady, to: StateFastDelivered},
+		{on: TriggerToolResultPoint, guard: remainderNotReady, to: st},
 		{on: TriggerTurnEnded, action: endTurn, to: StateDiscarded},
 		{on: TriggerAbort, action: abortPlan, to: StateDiscarded},
 		{on: TriggerReset, action: resetSession, to: StateDiscarded},
 		{on: TriggerShutdown, action: shutdownSession, to: StateDiscarded},
-	},
-	StateRefinedDelivered: terminalRows(StateRefinedDelivered),
-	StateDiscarded:        terminalRows(StateDiscarded),
+	}
 }
 
 // terminalRows are the rows of an ended plan: a new query opens the next
