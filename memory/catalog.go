@@ -26,6 +26,12 @@ type Result struct {
 	Docs []*Document
 	// Skipped counts the files and directories passed over, by reason.
 	Skipped SkipCounts
+	// SkippedFiles names the topic files counted in Skipped, in walk
+	// order, when the catalog was made WithSkippedFiles (nil otherwise).
+	// Skips of roots, directories and links are counted only. It holds
+	// paths: for the user's own eyes (memrecall scan -v), never for
+	// telemetry.
+	SkippedFiles []SkippedFile
 	// Stats describes the work the scan did.
 	Stats Stats
 }
@@ -48,8 +54,21 @@ type Stats struct {
 	Duration time.Duration
 }
 
+// SkippedFile is one topic file a scan passed over, and why.
+type SkippedFile struct {
+	Scope   Scope
+	RelPath string
+	Reason  SkipReason
+}
+
 // Option configures a Catalog.
 type Option func(*Catalog)
+
+// WithSkippedFiles makes every Result name its skipped topic files
+// (Result.SkippedFiles).
+func WithSkippedFiles() Option {
+	return func(c *Catalog) { c.listSkips = true }
+}
 
 // WithWorkers sets how many files are read concurrently (default: the
 // number of CPUs, at least 2 and at most 8; spec §8 measured no gain past
@@ -88,6 +107,7 @@ const defaultRacyWindow = 2 * time.Second
 type Catalog struct {
 	roots      Roots
 	workers    int
+	listSkips  bool
 	fsys       fileSystem
 	racyWindow time.Duration
 	now        func() time.Time
@@ -312,6 +332,9 @@ func (c *Catalog) scan() (Result, error) {
 		}
 		if o.skipped {
 			res.Skipped[o.skip]++
+			if c.listSkips {
+				res.SkippedFiles = append(res.SkippedFiles, SkippedFile{Scope: j.scope, RelPath: j.rel, Reason: o.skip})
+			}
 			continue
 		}
 		docs = append(docs, o.doc)

@@ -17,11 +17,11 @@ func runScan(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("memrecall scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: memrecall scan [--project DIR] [--user DIR] [--agent NAME] [--json]
+		fmt.Fprintln(stderr, `usage: memrecall scan [--project DIR] [--user DIR] [--agent NAME] [-v] [--json]
 
 Lists what a memory tree holds, one line per topic document (scope, type,
 age, path, title), then how many files were skipped and why, and the
-scan's work. Without flags it reads the example tree shipped in the
+scan's work; -v also names each skipped topic file and why. Without flags it reads the example tree shipped in the
 repository (run it from the repository root). --json prints one JSON
 object instead (schema memrecall.scan/v1, docs/cli-json.md).
 
@@ -30,6 +30,7 @@ flags:`)
 	}
 	dirs := addDirFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object (schema memrecall.scan/v1) instead of the table")
+	verbose := fs.Bool("v", false, "name each skipped topic file and its reason (local output: paths are shown)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -38,7 +39,11 @@ flags:`)
 		fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
 		return 1
 	}
-	res, err := memory.Scan(context.Background(), roots)
+	var opts []memory.Option
+	if *verbose {
+		opts = append(opts, memory.WithSkippedFiles())
+	}
+	res, err := memory.Scan(context.Background(), roots, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "memrecall scan: %v\n", err)
 		return 1
@@ -51,7 +56,30 @@ flags:`)
 		return 0
 	}
 	printScan(stdout, roots, why, res, time.Now())
+	if *verbose {
+		printSkipped(stdout, res)
+	}
 	return 0
+}
+
+// printSkipped names the skipped topic files (scan -v): which file, in
+// which scope, and the reason. Skips of roots, directories and links are
+// only counted by the scan, and the line says how many there are.
+func printSkipped(w io.Writer, res memory.Result) {
+	if len(res.SkippedFiles) == 0 && res.Skipped.Total() == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	var rows [][]string
+	for _, s := range res.SkippedFiles {
+		rows = append(rows, []string{s.Scope.String(), s.Reason.String(), termSafe(s.RelPath)})
+	}
+	if len(rows) > 0 {
+		writeTable(w, "", []string{"SKIPPED", "REASON", "PATH"}, rows)
+	}
+	if other := res.Skipped.Total() - len(res.SkippedFiles); other > 0 {
+		fmt.Fprintf(w, "%s of roots, directories or links, counted only (see the counts above)\n", plural(other, "other skip"))
+	}
 }
 
 // printScan renders a scan result, its columns aligned by display width
