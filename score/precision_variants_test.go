@@ -125,7 +125,7 @@ func TestPrecisionVariants(t *testing.T) {
 		with("one-script + two-sided + corpus >= 1/2", func(v *variant) {
 			v.qtokens, v.match, v.gate = queryTokens, Matches, half
 		}),
-		{name: "shipped: one-script + two-sided + known-share gate (RankNaive)", shipped: true},
+		{name: "shipped: one-script + two-sided + evidence rule (RankNaive)", shipped: true},
 	}
 	results := make([][]figures, len(variants))
 	t.Log("| variant | corpus | lexical R@5 | lexical top-1 | English R@5 | CJK+mixed R@5 | no-result recall | non-relevant in top 5 | cases missed |")
