@@ -50,6 +50,11 @@ type Roots struct {
 	Project string   // "" when none
 	User    string   // "" when the agent has no user scope (Claude)
 	Why     []string // one human-readable line per decision taken (which rule/env/setting chose each dir)
+	// PlainNotes says the agent writes project notes without frontmatter
+	// (Gemini CLI: a `# <topic>` line, then text), so the project root's
+	// frontmatter-less topic files are documents, not skips
+	// (memory.Roots.PlainProject).
+	PlainNotes bool
 }
 
 // Errors Locate returns (wrapped), for callers to test.
@@ -413,9 +418,12 @@ func locateQwen(cwd string, env Env) (Roots, error) {
 // directory, and its private memory is <runtime>/tmp/<short id>/memory.
 // A directory Gemini CLI has not registered has no memory yet. Gemini CLI
 // has no user memory directory: its global memory is the single file
-// ~/.gemini/GEMINI.md, loaded whole into every session.
+// ~/.gemini/GEMINI.md, loaded whole into every session. Its notes carry
+// no frontmatter, so the result says PlainNotes.
 func locateGemini(cwd string, env Env) (Roots, error) {
-	var r Roots
+	// Gemini CLI writes its notes without frontmatter, wherever the project
+	// root ends up (a config override keeps the reading).
+	r := Roots{PlainNotes: true}
 	r.Why = append(r.Why, "user: none (Gemini CLI's global memory is the single file ~/.gemini/GEMINI.md, not a directory)")
 	home := env.Home
 	if v := env.getenv("GEMINI_CLI_HOME"); v != "" {

@@ -242,13 +242,13 @@ func TestLocate(t *testing.T) {
 		{
 			name: "gemini: registered project", agent: Gemini, cwd: tr.repo,
 			files: map[string]string{registry: `{"projects": {"` + tr.repo + `": "billing-api"}}`},
-			want: Roots{Project: filepath.Join(geminiRuntime, "tmp", "billing-api", "memory"),
+			want: Roots{PlainNotes: true, Project: filepath.Join(geminiRuntime, "tmp", "billing-api", "memory"),
 				Why: []string{geminiUser, "project: <runtime>/tmp/<id>/memory, id from projects.json"}},
 		},
 		{
 			name: "gemini: keyed by the working directory, not the git root", agent: Gemini, cwd: tr.sub,
 			files: map[string]string{registry: `{"projects": {"` + tr.repo + `": "billing-api"}}`},
-			want:  Roots{Why: []string{geminiUser, "project: none (the working directory has no valid entry in " + registry + "; Gemini CLI has not run here)"}},
+			want:  Roots{PlainNotes: true, Why: []string{geminiUser, "project: none (the working directory has no valid entry in " + registry + "; Gemini CLI has not run here)"}},
 		},
 		{
 			name: "gemini: ownership marker agrees", agent: Gemini, cwd: tr.repo,
@@ -256,7 +256,7 @@ func TestLocate(t *testing.T) {
 				registry: `{"projects": {"` + tr.repo + `": "billing-api-1"}}`,
 				filepath.Join(geminiRuntime, "tmp", "billing-api-1", ".project_root"): tr.repo + "\n",
 			},
-			want: Roots{Project: filepath.Join(geminiRuntime, "tmp", "billing-api-1", "memory"),
+			want: Roots{PlainNotes: true, Project: filepath.Join(geminiRuntime, "tmp", "billing-api-1", "memory"),
 				Why: []string{geminiUser, "project: <runtime>/tmp/<id>/memory, id from projects.json"}},
 		},
 		{
@@ -265,12 +265,12 @@ func TestLocate(t *testing.T) {
 				registry: `{"projects": {"` + tr.repo + `": "billing-api"}}`,
 				filepath.Join(geminiRuntime, "tmp", "billing-api", ".project_root"): "/elsewhere",
 			},
-			want: Roots{Why: []string{geminiUser, "project: none (tmp/billing-api/.project_root names another directory; Gemini CLI will pick a new id)"}},
+			want: Roots{PlainNotes: true, Why: []string{geminiUser, "project: none (tmp/billing-api/.project_root names another directory; Gemini CLI will pick a new id)"}},
 		},
 		{
 			name: "gemini: an id outside [a-z0-9-] is not trusted", agent: Gemini, cwd: tr.repo,
 			files: map[string]string{registry: `{"projects": {"` + tr.repo + `": "../../etc"}}`},
-			want:  Roots{Why: []string{geminiUser, "project: none (the working directory has no valid entry in " + registry + "; Gemini CLI has not run here)"}},
+			want:  Roots{PlainNotes: true, Why: []string{geminiUser, "project: none (the working directory has no valid entry in " + registry + "; Gemini CLI has not run here)"}},
 		},
 		{
 			name: "gemini: GEMINI_CLI_HOME and sandbox-exec", agent: Gemini, cwd: tr.repo,
@@ -278,14 +278,14 @@ func TestLocate(t *testing.T) {
 			files: map[string]string{
 				filepath.Join("/gh", ".cache", ".gemini", "projects.json"): `{"projects": {"` + tr.repo + `": "p"}}`,
 			},
-			want: Roots{Project: filepath.Join("/gh", ".cache", ".gemini", "tmp", "p", "memory"),
+			want: Roots{PlainNotes: true, Project: filepath.Join("/gh", ".cache", ".gemini", "tmp", "p", "memory"),
 				Why: []string{geminiUser, "home: GEMINI_CLI_HOME", "runtime dir: <home>/.cache/.gemini (SANDBOX=sandbox-exec)",
 					"project: <runtime>/tmp/<id>/memory, id from projects.json"}},
 		},
 		{
 			name: "gemini: corrupt registry", agent: Gemini, cwd: tr.repo,
 			files: map[string]string{registry: `{"projects": `},
-			want: Roots{Why: []string{geminiUser,
+			want: Roots{PlainNotes: true, Why: []string{geminiUser,
 				registry + " is not valid JSON (unexpected end of JSON input), ignored",
 				"project: none (the working directory has no valid entry in " + registry + "; Gemini CLI has not run here)"}},
 		},

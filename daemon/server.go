@@ -416,7 +416,7 @@ func (s *Server) session(ev agent.Event, env map[string]string) (*session, error
 	if err != nil {
 		return nil, err
 	}
-	rk := rootsKey{roots.Project, roots.User}
+	rk := rootsKey{roots.Project, roots.User, roots.PlainNotes}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -428,7 +428,8 @@ func (s *Server) session(ev agent.Event, env map[string]string) (*session, error
 	co := s.corpora[rk]
 	if co == nil {
 		co = &corpus{key: rk, c: recall.NewCorpus(recall.Options{
-			ProjectDir: rk.project, UserDir: rk.user, SnapshotDir: s.opts.SnapshotDir,
+			ProjectDir: rk.project, UserDir: rk.user, PlainProjectNotes: rk.plain,
+			SnapshotDir: s.opts.SnapshotDir,
 		})}
 		s.corpora[rk] = co
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -81,7 +82,8 @@ func serve(t testing.TB, opts Options) (*Server, <-chan struct{}) {
 }
 
 // claudeOpts points every agent at tree (project) and one empty user
-// directory, so all sessions share one corpus.
+// directory, so the sessions of Claude and Qwen share one corpus; Gemini's
+// read the same roots with plain notes (decision 0108) and share another.
 func claudeOpts(t testing.TB, tree string) Options {
 	user := t.TempDir()
 	r := RootsConfig{Project: tree, User: user}
@@ -488,8 +490,15 @@ func TestHammerSessions(t *testing.T) {
 		}
 	}
 	st := s.Status()
-	if len(st.Corpora) != 1 || st.Corpora[0].Sessions != sessions+1 {
-		t.Errorf("corpora %+v: want one shared by %d sessions", st.Corpora, sessions)
+	// Gemini's sessions (1, 4, 7) share the plain-notes corpus; Claude's
+	// (0, 3, 6 and the warm-up) and Qwen's (2, 5) the other.
+	var shared []int
+	for _, c := range st.Corpora {
+		shared = append(shared, c.Sessions)
+	}
+	slices.Sort(shared)
+	if diff := cmp.Diff([]int{3, 6}, shared); diff != "" {
+		t.Errorf("sessions per corpus (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(sessions+1, len(st.Sessions)); diff != "" {
 		t.Errorf("sessions (-want +got):\n%s", diff)
@@ -572,5 +581,38 @@ func TestFirstQueryOnColdCorpus(t *testing.T) {
 	text := contextOf(t, s.Handle(event("claude", "cold", "UserPromptSubmit", prompt("deploy checklist for billing-api"))).Output)
 	if len(titles(text)) == 0 {
 		t.Fatalf("first query on a cold corpus delivered nothing")
+	}
+}
+
+// TestGeminiCorpusReadsPlainNotes: on the same roots, Gemini CLI's
+// sessions get a corpus that reads a note without frontmatter (as Gemini
+// writes them) and Claude's a corpus that skips it (decision 0108).
+func TestGeminiCorpusReadsPlainNotes(t *testing.T) {
+	tree := copyTree(t)
+	if err := os.WriteFile(filepath.Join(tree, "gemini-note.md"), []byte("# Release freeze\nNo deploys on Thursday.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(claudeOpts(t, tree))
+	defer s.shutdownSessions()
+	s.Handle(event("claude", "c", "SessionStart", `,"source":"startup"`))
+	s.Handle(event("gemini", "g", "SessionStart", `,"source":"startup"`))
+	var st wire.Status
+	for range 10_000 {
+		st = s.Status()
+		if len(st.Corpora) == 2 && st.Corpora[0].Scanned && st.Corpora[1].Scanned {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	docs := map[string]int{}
+	for _, se := range st.Sessions {
+		for _, c := range st.Corpora {
+			if c.Hash == se.Corpus && c.Scanned {
+				docs[se.Agent] = c.Docs
+			}
+		}
+	}
+	if docs["claude"] == 0 || docs["gemini"] != docs["claude"]+1 {
+		t.Errorf("documents per agent %v: want gemini's to hold claude's and the plain note", docs)
 	}
 }

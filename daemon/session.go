@@ -18,7 +18,10 @@ type sessionKey struct {
 	id    string
 }
 
-type rootsKey struct{ project, user string }
+type rootsKey struct {
+	project, user string
+	plain         bool // the project root holds plain notes (agent.Roots.PlainNotes)
+}
 
 // corpus is the shared memory of one pair of roots.
 type corpus struct {

@@ -32,7 +32,7 @@ func (s *Server) Status() wire.Status {
 		se.mu.Lock()
 		st.Sessions = append(st.Sessions, wire.Session{
 			Agent: string(k.agent), ID: hash(string(k.agent), k.id),
-			Corpus: hash(se.corpus.key.project, se.corpus.key.user),
+			Corpus: se.corpus.key.hash(),
 			Events: se.events, Plan: se.plan != nil, Injected: se.injected,
 			IdleMS: now.Sub(se.last).Milliseconds(),
 		})
@@ -48,10 +48,19 @@ func (s *Server) Status() wire.Status {
 			}
 		}
 		st.Corpora = append(st.Corpora, wire.Corpus{
-			Hash: hash(k.project, k.user), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
+			Hash: k.hash(), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
 		})
 	}
 	slices.SortFunc(st.Sessions, func(a, b wire.Session) int { return strings.Compare(a.Agent+a.ID, b.Agent+b.ID) })
 	slices.SortFunc(st.Corpora, func(a, b wire.Corpus) int { return strings.Compare(a.Hash, b.Hash) })
 	return st
+}
+
+// hash names a corpus in Status: two corpora of the same roots read with
+// and without plain notes get different names.
+func (k rootsKey) hash() string {
+	if k.plain {
+		return hash(k.project, k.user, "plain")
+	}
+	return hash(k.project, k.user)
 }

@@ -16,6 +16,12 @@ import (
 type Roots struct {
 	Project string
 	User    string
+	// PlainProject says the project root also holds topic files without
+	// frontmatter, as Gemini CLI writes them: such a file is read as a
+	// project document (title from its `# ` heading) instead of being
+	// skipped as SkipNoFrontmatter (docs/decisions/0108-plain-notes.md).
+	// The user root always requires frontmatter.
+	PlainProject bool
 }
 
 // Result is what a scan found.
@@ -385,7 +391,11 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore in
 		o.skipped = true
 		return o, crlf
 	}
-	p, crlf, err := parse(buf[:n], int64(n) >= k.size, crlf)
+	complete := int64(n) >= k.size
+	p, crlf, err := parse(buf[:n], complete, crlf)
+	if err == ErrNoFrontmatter && j.scope == ScopeProject && c.roots.PlainProject {
+		p, crlf, err = parsePlain(buf[:n], complete, crlf, j.rel, TypeProject)
+	}
 	if err != nil {
 		o.skip, o.skipped = skipFor(err), true
 		return o, crlf

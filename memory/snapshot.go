@@ -66,17 +66,23 @@ type SnapshotStats struct {
 // before its first scan and write the file again, in the background, after
 // a scan that read or removed files. tag names the caller's version of
 // everything derived from the documents (the scorer version): a snapshot
-// written under another tag is ignored. Empty path: no snapshot.
+// written under another tag is ignored. Empty path: no snapshot. The
+// catalog's Roots.PlainProject is part of the tag as well as of
+// SnapshotPath, so a snapshot written with one reading of the project root
+// is never trusted under the other.
 func WithSnapshot(path, tag string) Option {
 	return func(c *Catalog) {
 		if path != "" {
+			if c.roots.PlainProject {
+				tag += " plain-project"
+			}
 			c.snap = &snapshotState{path: path, tag: tag}
 		}
 	}
 }
 
 // SnapshotPath is the snapshot file of roots in dir: one file per pair of
-// roots, named by a hash of their absolute paths.
+// roots, named by a hash of their absolute paths (and of PlainProject).
 func SnapshotPath(dir string, roots Roots) string {
 	h := sha256.New()
 	for _, r := range []string{roots.Project, roots.User} {
@@ -87,6 +93,10 @@ func SnapshotPath(dir string, roots Roots) string {
 		}
 		h.Write([]byte(r))
 		h.Write([]byte{0})
+	}
+	if roots.PlainProject {
+		// Another reading of the same files: another snapshot.
+		h.Write([]byte("plain-project"))
 	}
 	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil)[:12])+".snap")
 }

@@ -17,11 +17,11 @@ type Corpus struct {
 }
 
 // NewCorpus returns the corpus of opts' roots (ProjectDir, UserDir,
-// either may be "") with opts' snapshot (SnapshotDir); the other fields
+// either may be "", and PlainProjectNotes) with opts' snapshot (SnapshotDir); the other fields
 // are the engines' business. It does no I/O: the first engine on it
 // starts the warm-up.
 func NewCorpus(opts Options) *Corpus {
-	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir}
+	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
 	return &Corpus{
 		cat:   memory.NewCatalog(roots, catalogOptions(opts, roots)...),
 		index: score.NewIndex(),

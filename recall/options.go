@@ -17,6 +17,11 @@ type Options struct {
 	// UserDir is the user memory root (~/.qwen/memories). Empty: no user
 	// memory.
 	UserDir string
+	// PlainProjectNotes reads the project root's topic files without
+	// frontmatter as project documents, titled by their `# ` heading, as
+	// Gemini CLI writes them (memory.Roots.PlainProject). False: such a
+	// file is a counted skip, the rule for Claude Code and Qwen Code.
+	PlainProjectNotes bool
 	// Selector is the model stage. Nil runs the deterministic stage only:
 	// every plan settles at once on the lexical top five (strategy
 	// heuristic), so the initial prompt carries them.

@@ -98,7 +98,7 @@ func resolveDirs(project, user, name string, qwen bool, cwd string, env agent.En
 		loc.User = user
 		why = append(why, "user: --user replaces it")
 	}
-	return memory.Roots{Project: loc.Project, User: loc.User}, why, nil
+	return memory.Roots{Project: loc.Project, User: loc.User, PlainProject: loc.PlainNotes}, why, nil
 }
 
 // printWhy prints the reasons behind the roots under the roots' lines.

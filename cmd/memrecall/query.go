@@ -179,7 +179,7 @@ type turn struct {
 // tool result once the selector settled, the end of the turn.
 func runTurn(roots memory.Roots, sel model.Selector, q recall.Query, snapDir string) turn {
 	rec := &telemetry.Recorder{}
-	eng := recall.New(recall.Options{ProjectDir: roots.Project, UserDir: roots.User, Selector: sel, Sink: rec, SnapshotDir: snapDir})
+	eng := recall.New(recall.Options{ProjectDir: roots.Project, UserDir: roots.User, PlainProjectNotes: roots.PlainProject, Selector: sel, Sink: rec, SnapshotDir: snapDir})
 	defer eng.Shutdown()
 
 	ctx := context.Background()

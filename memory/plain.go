@@ -1,0 +1,104 @@
+package memory
+
+import (
+	"bytes"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// parsePlain reads a topic file that has no frontmatter, the form Gemini
+// CLI writes its own notes in (a `# <topic>` line, then text), as a
+// document of type t (docs/decisions/0108-plain-notes.md). A catalog calls
+// it only for a root whose Roots field asks for plain notes, and only after
+// parse said ErrNoFrontmatter.
+//
+// The title is the first non-blank line when it is a `# ` heading, else
+// name's base without ".md" (the type's name if that is empty). The body is the trimmed text after the
+// heading (the whole text without one), cut to the window as parse cuts a
+// frontmatter body. The description stays empty: Gemini writes none, and
+// one taken from the body would count the same words twice in scoring and
+// show them twice in the injected text. Like parse, a NUL byte is
+// ErrBinary and invalid UTF-8 is ErrInvalidUTF8; CRLF reads as LF and a
+// leading byte-order mark is ignored. complete and scratch are parse's.
+func parsePlain(data []byte, complete bool, scratch []byte, name string, t Type) (Parsed, []byte, error) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return Parsed{}, scratch, ErrBinary
+	}
+	if !complete {
+		data = trimPartialRune(data)
+		data = bytes.TrimSuffix(data, []byte("\r"))
+	}
+	if !utf8.Valid(data) {
+		return Parsed{}, scratch, ErrInvalidUTF8
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if bytes.IndexByte(data, '\r') >= 0 {
+		scratch = appendLF(scratch[:0], data)
+		data = scratch
+	}
+
+	// The first non-blank line may be the heading.
+	var title span
+	pos := 0
+	for {
+		line, next, ok := nextLine(data, pos)
+		if !ok {
+			break
+		}
+		if len(bytes.TrimFunc(line, isSpace)) == 0 {
+			pos = next
+			continue
+		}
+		if h, ok := headingText(line); ok {
+			title = span{start: pos + h.start, end: pos + h.end}
+			pos = next
+		}
+		break
+	}
+	if title.empty() {
+		pos = 0
+	}
+
+	bodyStart, bodyEnd, truncated := body(data, pos, complete)
+	s := string(data[:max(bodyEnd, title.end)])
+	p := Parsed{
+		Type:          t,
+		Body:          s[bodyStart:bodyEnd],
+		BodyTruncated: truncated,
+	}
+	if title.empty() {
+		p.Title = strings.TrimSuffix(path.Base(strings.ReplaceAll(name, "\\", "/")), ".md")
+		if p.Title == "" || p.Title == "." || p.Title == "/" {
+			p.Title = t.String()
+		}
+	} else {
+		p.Title = s[title.start:title.end]
+	}
+	return p, scratch, nil
+}
+
+// headingText locates the text of a level-1 ATX heading line (`# text`,
+// at most three leading spaces, optional closing `#`s), relative to line.
+func headingText(line []byte) (span, bool) {
+	i := 0
+	for i < len(line) && i < 3 && line[i] == ' ' {
+		i++
+	}
+	if i >= len(line) || line[i] != '#' {
+		return span{}, false
+	}
+	i++
+	if i >= len(line) || (line[i] != ' ' && line[i] != '\t') {
+		return span{}, false
+	}
+	start, end := trimSpan(line, i, len(line))
+	// A closing sequence of `#`s after a blank is not part of the text.
+	if t := bytes.TrimRight(line[start:end], "#"); len(t) < end-start && (len(t) == 0 || t[len(t)-1] == ' ' || t[len(t)-1] == '\t') {
+		_, end = trimSpan(line, start, start+len(t))
+	}
+	if end <= start {
+		return span{}, false
+	}
+	return span{start: start, end: end}, true
+}
