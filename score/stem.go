@@ -134,10 +134,17 @@ func american(w string) string {
 	if a, ok := britishWords[w]; ok {
 		return a
 	}
-	for _, r := range ourRoots {
-		if rest, ok := strings.CutPrefix(w, r+"our"); ok {
-			return r + "or" + rest
+	// Most words hold neither "our" nor "is"/"ys" past their first two
+	// bytes: one scan each decides, before the root tables are walked.
+	if i := strings.Index(w, "our"); i >= 2 {
+		for _, r := range ourRoots {
+			if len(r) == i && w[:i] == r {
+				return r + "or" + w[i+3:]
+			}
 		}
+	}
+	if len(w) < 6 || !strings.Contains(w[3:], "is") && !strings.Contains(w[3:], "ys") {
+		return w
 	}
 	for _, r := range iseRoots {
 		rest, ok := strings.CutPrefix(w, r)
