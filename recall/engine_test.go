@@ -21,11 +21,13 @@ import (
 // goroutine outlives Shutdown: synctest.Test fails if any is left blocked.
 //
 // The plain lifecycle sequences (fast then refined, a settle inside the
-// budget, the deterministic-only engine and its reset, a late settle after
-// a new query, a turn end with no delivery point, selector failures, an
-// empty answer) are scripts in testdata/scripts, run by script_test.go.
-// What stays here needs hooks a script does not have: a slow scan, a
-// cancelled Initial context, a selector that observes its cancellation.
+// budget, a budget expiry on a slow scan, the deterministic-only engine
+// and its reset, a late settle after a new query, a turn end with no
+// delivery point, selector failures, an empty answer, a query with no
+// lexical match) are scripts in testdata/scripts, run by script_test.go.
+// What stays here needs hooks a script does not have: a cancellation
+// during the initial wait, a selector that observes its cancellation, the
+// injected text itself.
 
 func checkInjection(t *testing.T, what string, got Injection, want []memory.ID, phase telemetry.Phase, strategy telemetry.Strategy) {
 	t.Helper()
@@ -51,27 +53,6 @@ func checkDeliveries(t *testing.T, rec *telemetry.Recorder, want ...string) {
 	if diff := cmp.Diff(want, deliveries(rec)); diff != "" {
 		t.Errorf("delivery telemetry (-want +got):\n%s", diff)
 	}
-}
-
-// The scan is slower than the ceiling: the initial wait expires, nothing is
-// injected, and the plan stays open — budget expiry never aborts recall.
-func TestBudgetExpiryWithSlowScanAndSelector(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t)
-		e, rec := f.engine(f.answer(2*time.Second, "deploy-3"), 0)
-		e.beforeScan = func() { time.Sleep(3 * initialCeiling) }
-		defer e.Shutdown()
-
-		p := e.Query(t.Context(), Query{Text: "deploy"})
-		start := time.Now()
-		checkInjection(t, "initial", p.Initial(t.Context()), nil, 0, 0)
-		if waited := time.Since(start); waited != initialCeiling {
-			t.Errorf("initial wait took %v, want the ceiling %v", waited, initialCeiling)
-		}
-		<-p.Settled()
-		checkInjection(t, "tool result", p.ToolResult(), f.ids("deploy-3"), telemetry.PhaseRefined, telemetry.StrategyModel)
-		checkDeliveries(t, rec, "delivery phase=refined point=tool_result strategy=model docs=1 latency=0s")
-	})
 }
 
 // Cancelling the query inside the initial window delivers nothing, not even
@@ -160,25 +141,6 @@ func TestShutdownWithCallInFlight(t *testing.T) {
 			"delivery phase=fast point=initial strategy=heuristic docs=2 latency=0s",
 			"delivery phase=refined point=discarded reason=shutdown strategy=none docs=0 latency=0s",
 		)
-	})
-}
-
-// A query that matches nothing ends its wait on the (empty) deterministic
-// result and delivers nothing; a lexically silent document the selector
-// picks from the recent reserve still arrives at the tool result.
-func TestNoLexicalMatchUsesReserve(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t)
-		e, _ := f.engine(f.answer(time.Second, "tabs"), 0)
-		defer e.Shutdown()
-		p := e.Query(t.Context(), Query{Text: "formatting conventions"})
-		start := time.Now()
-		checkInjection(t, "initial", p.Initial(t.Context()), nil, 0, 0)
-		if time.Since(start) >= initialCeiling {
-			t.Errorf("the wait did not end on the empty deterministic result")
-		}
-		<-p.Settled()
-		checkInjection(t, "tool result", p.ToolResult(), f.ids("tabs"), telemetry.PhaseRefined, telemetry.StrategyModel)
 	})
 }
 

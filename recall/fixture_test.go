@@ -72,14 +72,6 @@ func (f *fixture) key(name string) string {
 	return "project/" + name + ".md"
 }
 
-func (f *fixture) ids(names ...string) []memory.ID {
-	out := make([]memory.ID, len(names))
-	for i, n := range names {
-		out[i] = f.id(n)
-	}
-	return out
-}
-
 // engine builds an engine on the fixture with sel and a recorder.
 func (f *fixture) engine(sel model.Selector, faults fault) (*Engine, *telemetry.Recorder) {
 	rec := &telemetry.Recorder{}

@@ -45,6 +45,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the golden files: the engine 
 //	                         queues the answer of the next selector call; the
 //	                         last one queued answers every later call. deaf
 //	                         ignores cancellation for its delay.
+//	slow_scan 300ms          before the first query: each plan's scan takes that long
 //	query text="..." [tools=a,b]   starts a plan (the engine starts at the first)
 //	initial | tool_result | end    the latest plan's points (plan=N: an
 //	                         earlier plan's)
@@ -173,15 +174,17 @@ type scriptRunner struct {
 	project, user string
 	// keys maps a written file's short name (rel without .md) to its
 	// manifest key, scope/rel.
-	keys   map[string]string
-	sel    *queuedSelector
-	rec    *telemetry.Recorder
-	seen   int // events already printed
-	e      *Engine
-	plan   *Plan
-	plans  map[string]*Plan // every plan started, by its number
-	cancel context.CancelFunc
-	start  time.Time
+	keys  map[string]string
+	sel   *queuedSelector
+	rec   *telemetry.Recorder
+	seen  int // events already printed
+	e     *Engine
+	plan  *Plan
+	plans map[string]*Plan // every plan started, by its number
+	// slowScan is the fake time each plan's scan takes (slow_scan).
+	slowScan time.Duration
+	cancel   context.CancelFunc
+	start    time.Time
 }
 
 func newScriptRunner(t *testing.T) *scriptRunner {
@@ -241,6 +244,10 @@ func (r *scriptRunner) run(cmd string, input []string) ([]string, error) {
 				opts.Selector = r.sel
 			}
 			r.e = New(opts)
+			if d := r.slowScan; d > 0 {
+				// Set before the first plan starts: only plans read it.
+				r.e.beforeScan = func() { time.Sleep(d) }
+			}
 		}
 		if r.cancel != nil {
 			r.cancel()
@@ -282,6 +289,16 @@ func (r *scriptRunner) run(cmd string, input []string) ([]string, error) {
 		}
 		<-p.Settled()
 		lines = append(lines, "settled at "+time.Since(r.start).String())
+	case "slow_scan":
+		if r.e != nil {
+			return nil, errors.New("slow_scan after the engine started")
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(rest))
+		if err != nil {
+			return nil, err
+		}
+		r.slowScan = d
+		lines = append(lines, "each scan takes "+d.String())
 	case "advance":
 		d, err := time.ParseDuration(strings.TrimSpace(rest))
 		if err != nil {
