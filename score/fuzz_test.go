@@ -82,6 +82,8 @@ func FuzzRankIndexEqualsNaive(f *testing.F) {
 	f.Add("サーバー 部署", "ｻｰﾊﾞｰ", "部署手順", "abc漢字", "")
 	f.Add("ประชุมลูกค้า", "งบประมาณ", "เซิร์ฟเวอร์", "กาแฟ", "")
 	f.Add("using logs", "logging", "used", "create_issue usage", "create_issue")
+	// Usage marker and tool name across the end of the body window.
+	f.Add("issue", "x", "", strings.Repeat("lorem ", 199)+"tool usage create_issue", "create_issue")
 	f.Fuzz(func(t *testing.T, query, title, desc, body, tool string) {
 		docs := []*memory.Document{
 			{Type: memory.TypeProject, Title: title, Description: desc, Body: body},

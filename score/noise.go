@@ -34,10 +34,14 @@ func IsNoise(doc *memory.Document, q Query) bool {
 	return usageOnly(text) && mentionsTool(text, q.aliases)
 }
 
-// noiseText is the normalised text the filter reads: what a prompt would
-// show of the document.
+// noiseText is the normalised text the filter reads: the title, the
+// description and the whole body the scan keeps, the same text the matcher
+// reads (docs/decisions/0208-noise-markers.md). The body's window and the
+// rest are normalised apart, as the matcher does, and joined again, so a
+// word or a tool name that straddles the window's end is read whole.
 func noiseText(doc *memory.Document) string {
-	return Normalize(doc.Title) + "\n" + Normalize(doc.Description) + "\n" + Normalize(BodyWindow(doc.Body))
+	window, far := splitBody(doc.Body)
+	return Normalize(doc.Title) + "\n" + Normalize(doc.Description) + "\n" + Normalize(window) + Normalize(far)
 }
 
 // usageOnly reports that normalised text has a usage marker and no durable

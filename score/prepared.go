@@ -105,22 +105,43 @@ func appendFoldedKeys(dst, keys []string) []string {
 
 // usageOnly is the query-independent half of the noise filter on
 // normalised fields; it returns the filter's text when it holds. It reads
-// what a prompt shows: title, description and the body window.
+// the same text as noiseText: title, description and the whole body the
+// scan keeps, window and rest joined.
 func (t *docText) usageOnly() (string, bool) {
-	// Every usage marker contains one of these words, and marker matching
-	// keeps letters in place, so a document without any of them cannot be
-	// usage-only; most documents stop here without building the text.
-	maybe := false
-	for _, text := range t[:3] {
-		for _, w := range [...]string{"usage", "schema", "docs", "failed", "mapping"} {
+	if !t.mayBeUsage() {
+		return "", false
+	}
+	text := t[0] + "\n" + t[1] + "\n" + t[2] + t[3]
+	return text, usageOnly(text)
+}
+
+// usageHints are words of which every usage marker contains one.
+var usageHints = [...]string{"usage", "schema", "docs", "failed", "mapping"}
+
+// mayBeUsage reports whether the fields hold one of usageHints, also
+// across the join of the body's window and its rest. Marker matching keeps
+// letters in place, so a document without any of them cannot be
+// usage-only; most documents stop here without building the filter's
+// text.
+func (t *docText) mayBeUsage() bool {
+	for _, text := range t {
+		for _, w := range usageHints {
 			if strings.Contains(text, w) {
-				maybe = true
+				return true
 			}
 		}
 	}
-	if !maybe {
-		return "", false
+	if t[3] == "" {
+		return false
 	}
-	text := t[0] + "\n" + t[1] + "\n" + t[2]
-	return text, usageOnly(text)
+	// A hint cut by the window's end: the last and first few bytes of the
+	// two parts, enough for the longest hint less one byte each side.
+	const n = len("mapping") - 1
+	seam := t[2][len(t[2])-min(n, len(t[2])):] + t[3][:min(n, len(t[3]))]
+	for _, w := range usageHints {
+		if strings.Contains(seam, w) {
+			return true
+		}
+	}
+	return false
 }

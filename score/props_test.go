@@ -56,6 +56,18 @@ func docGen() *rapid.Generator[*memory.Document] {
 	})
 }
 
+// longDocGen is docGen with filler before the body that ends near the
+// end of the body window, so matches, noise markers and tool names fall
+// inside it, past it or across it.
+func longDocGen() *rapid.Generator[*memory.Document] {
+	return rapid.Custom(func(t *rapid.T) *memory.Document {
+		d := docGen().Draw(t, "doc")
+		n := rapid.IntRange(memory.BodyWindow-16, memory.BodyWindow+2).Draw(t, "filler")
+		d.Body = strings.Repeat("lorem ", n/6+1)[:n] + d.Body
+		return d
+	})
+}
+
 func queryGen() *rapid.Generator[Query] {
 	return rapid.Custom(func(t *rapid.T) Query {
 		var tools []string
@@ -84,12 +96,12 @@ func TestPropIndexEqualsNaive(t *testing.T) {
 		ix.parallelAfter = rapid.IntRange(0, 8).Draw(t, "parallelAfter")
 		ix.scorers = rapid.IntRange(1, 3).Draw(t, "scorers")
 		ix.block = rapid.IntRange(1, 4).Draw(t, "block")
-		pool := rapid.SliceOfN(docGen(), 1, 12).Draw(t, "pool")
+		pool := rapid.SliceOfN(rapid.OneOf(docGen(), longDocGen()), 1, 12).Draw(t, "pool")
 		steps := rapid.IntRange(1, 6).Draw(t, "steps")
 		for range steps {
 			if rapid.Bool().Draw(t, "newVersion") {
 				i := rapid.IntRange(0, len(pool)-1).Draw(t, "replaced")
-				pool[i] = docGen().Draw(t, "version")
+				pool[i] = rapid.OneOf(docGen(), longDocGen()).Draw(t, "version")
 			}
 			var docs []*memory.Document
 			for range rapid.IntRange(0, 2*len(pool)).Draw(t, "size") {

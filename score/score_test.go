@@ -188,8 +188,10 @@ func TestNoiseFilter(t *testing.T) {
 			doc("a", memory.TypeReference, "x", "", usage, 0), false},
 		{"short tool name inside a word is not a mention", []string{"ls"},
 			doc("a", memory.TypeReference, "x", "", "Tool usage of tools", 0), false},
-		{"mention beyond the window does not count", []string{"create_issue"},
-			doc("a", memory.TypeReference, "x", "tool usage", strings.Repeat("z ", memory.BodyWindow)+"create_issue", 0), false},
+		{"mention beyond the window counts", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "tool usage", strings.Repeat("z ", memory.BodyWindow)+"create_issue", 0), true},
+		{"mention beyond what the scan keeps does not count", []string{"create_issue"},
+			doc("a", memory.TypeReference, "x", "tool usage", strings.Repeat("z ", memory.ReadLimit)+"create_issue", 0), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
