@@ -1,17 +1,16 @@
 package fsm_test
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/memrecall/memrecall/fsm"
+	"github.com/memrecall/memrecall/internal/scripttest"
 )
 
 // rewrite regenerates the expected output of the scenario scripts.
@@ -38,99 +37,11 @@ func TestScripts(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			runScript(t, file)
+			s := fsm.NewSession()
+			scripttest.Run(t, file, *rewrite, func(cmd string, _ []string) ([]string, error) {
+				return runCommand(s, cmd)
+			})
 		})
-	}
-}
-
-// scriptCase is one command of a script with its expected output.
-type scriptCase struct {
-	line     int      // 1-based line of the command
-	pre      []string // the comment and command lines, verbatim
-	cmd      string
-	expected []string
-}
-
-// parseScript splits a script into cases; trailing comments after the
-// last case are kept in tail.
-func parseScript(text string) (cases []scriptCase, tail []string, err error) {
-	sc := bufio.NewScanner(strings.NewReader(text))
-	var pre []string
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		l := sc.Text()
-		if l != "----" {
-			pre = append(pre, l)
-			continue
-		}
-		// The command is the last non-comment, non-blank line before ----.
-		c := scriptCase{line: lineNo}
-		for i := len(pre) - 1; i >= 0; i-- {
-			s := strings.TrimSpace(pre[i])
-			if s != "" && !strings.HasPrefix(s, "#") {
-				c.cmd, c.line = s, lineNo-len(pre)+i
-				break
-			}
-		}
-		if c.cmd == "" {
-			return nil, nil, fmt.Errorf("line %d: ---- without a command", lineNo)
-		}
-		c.pre = pre
-		pre = nil
-		for sc.Scan() {
-			lineNo++
-			if sc.Text() == "" {
-				break
-			}
-			c.expected = append(c.expected, sc.Text())
-		}
-		cases = append(cases, c)
-	}
-	return cases, pre, sc.Err()
-}
-
-func runScript(t *testing.T, file string) {
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, tail, err := parseScript(string(raw))
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	s := fsm.NewSession()
-	var out strings.Builder
-	for i, c := range cases {
-		got, err := runCommand(s, c.cmd)
-		if err != nil {
-			t.Fatalf("%s:%d: %s: %v", file, c.line, c.cmd, err)
-		}
-		if *rewrite {
-			for _, l := range c.pre {
-				out.WriteString(l + "\n")
-			}
-			out.WriteString("----\n")
-			for _, l := range got {
-				out.WriteString(l + "\n")
-			}
-			if i < len(cases)-1 || len(tail) > 0 {
-				out.WriteString("\n")
-			}
-			continue
-		}
-		if !slices.Equal(got, c.expected) {
-			t.Errorf("%s:%d: %s\ngot:\n%s\nwant:\n%s", file, c.line, c.cmd,
-				strings.Join(got, "\n"), strings.Join(c.expected, "\n"))
-		}
-	}
-	if *rewrite {
-		for _, l := range tail {
-			out.WriteString(l + "\n")
-		}
-		if err := os.WriteFile(file, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

@@ -1,14 +1,12 @@
 package recall
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/scripttest"
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/telemetry"
@@ -72,99 +71,10 @@ func TestEngineScripts(t *testing.T) {
 	}
 }
 
-// engineCase is one command of a script, its input and expected output.
-type engineCase struct {
-	line     int      // 1-based line of the command
-	pre      []string // comments, the command and its input, verbatim
-	cmd      string
-	input    []string
-	expected []string
-}
-
-// parseEngineScript splits a script into cases. The first line of a case
-// that is neither blank nor a comment is its command; the lines after it,
-// up to ----, are its input. Trailing comments are returned in tail.
-func parseEngineScript(text string) (cases []engineCase, tail []string, err error) {
-	sc := bufio.NewScanner(strings.NewReader(text))
-	var c engineCase
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		l := sc.Text()
-		if l != "----" {
-			c.pre = append(c.pre, l)
-			s := strings.TrimSpace(l)
-			switch {
-			case c.cmd == "" && (s == "" || strings.HasPrefix(s, "#")):
-			case c.cmd == "":
-				c.cmd, c.line = s, lineNo
-			default:
-				c.input = append(c.input, l)
-			}
-			continue
-		}
-		if c.cmd == "" {
-			return nil, nil, fmt.Errorf("line %d: ---- without a command", lineNo)
-		}
-		for sc.Scan() {
-			lineNo++
-			if sc.Text() == "" {
-				break
-			}
-			c.expected = append(c.expected, sc.Text())
-		}
-		cases = append(cases, c)
-		c = engineCase{}
-	}
-	if c.cmd != "" {
-		return nil, nil, fmt.Errorf("line %d: command %q without ----", c.line, c.cmd)
-	}
-	return cases, c.pre, sc.Err()
-}
-
 func runEngineScript(t *testing.T, file string) {
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, tail, err := parseEngineScript(string(raw))
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
 	r := newScriptRunner(t)
 	defer r.stop()
-	var out strings.Builder
-	for i, c := range cases {
-		got, err := r.run(c.cmd, c.input)
-		if err != nil {
-			t.Fatalf("%s:%d: %s: %v", file, c.line, c.cmd, err)
-		}
-		if *rewrite {
-			for _, l := range c.pre {
-				out.WriteString(l + "\n")
-			}
-			out.WriteString("----\n")
-			for _, l := range got {
-				out.WriteString(l + "\n")
-			}
-			if i < len(cases)-1 || len(tail) > 0 {
-				out.WriteString("\n")
-			}
-			continue
-		}
-		if !slices.Equal(got, c.expected) {
-			t.Errorf("%s:%d: %s\ngot:\n%s\nwant:\n%s", file, c.line, c.cmd,
-				strings.Join(got, "\n"), strings.Join(c.expected, "\n"))
-		}
-	}
-	if *rewrite {
-		for _, l := range tail {
-			out.WriteString(l + "\n")
-		}
-		if err := os.WriteFile(file, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	scripttest.Run(t, file, *rewrite, r.run)
 }
 
 // scriptRunner is the state of one script: its memory tree, its selector,
