@@ -159,15 +159,20 @@ func (r *scriptRunner) run(cmd string, input []string) ([]string, error) {
 				r.e.beforeScan = func() { time.Sleep(d) }
 			}
 		}
-		if r.cancel != nil {
-			r.cancel()
-		}
+		// The previous query's context is cancelled only after the new
+		// query has replaced its plan, as a host does: cancelling it first
+		// would race the context's abort against the new query's discard,
+		// and the script would print either reason.
+		prev := r.cancel
 		ctx, cancel := context.WithCancel(context.Background())
 		q := Query{Text: args["text"]}
 		if tools := args["tools"]; tools != "" {
 			q.RecentTools = strings.Split(tools, ",")
 		}
 		r.plan, r.cancel = r.e.Query(ctx, q), cancel
+		if prev != nil {
+			prev()
+		}
 		r.plans[strconv.FormatUint(uint64(r.plan.id), 10)] = r.plan
 		synctest.Wait()
 		lines = append(lines, fmt.Sprintf("plan %d", r.plan.id))
