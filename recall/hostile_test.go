@@ -19,17 +19,33 @@ import (
 // cancelThenPoint is the host sequence the hostile suite used: cancel the
 // Query context, then reach a delivery point. Nothing may be injected at
 // the point, and telemetry must record an abort.
-func cancelThenPoint(t *testing.T, f *fixture, sel model.Selector, point string) {
+//
+// The selector answers only once release is closed, after the initial
+// point has passed: were it free to settle first, Initial could deliver
+// the refined result and close the plan, and the tool-result point would
+// have nothing left to abort. On a loaded machine Initial may also pass
+// empty at its ceiling; the plan then stays open for the tool result, so
+// the check below holds either way.
+func cancelThenPoint(t *testing.T, f *fixture, inner model.Selector, point string) {
+	release := make(chan struct{})
+	sel := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return inner.Select(ctx, req)
+	})
 	e, rec := f.engine(sel, 0)
 	defer e.Shutdown()
 	ctx, cancel := context.WithCancel(context.Background())
 	p := e.Query(ctx, Query{Text: "deploy"})
 	if point == "tool_result" {
-		if inj := p.Initial(context.Background()); inj.Empty() {
-			t.Fatalf("setup: the initial point delivered nothing")
-		}
+		p.Initial(context.Background())
+		close(release)
 		<-p.Settled()
 	} else {
+		close(release)
 		<-p.published
 	}
 	cancel()
