@@ -218,7 +218,10 @@ func flatSafe(data []byte) bool {
 			case k == "metadata" && len(val) == 0:
 				mode = nestMeta
 			case k == "name" || k == "title" || k == "description":
-				if _, ok := blockHeader(val); ok {
+				// YAML reads a block header only after "key: "; the flat
+				// reader also takes "key:|", which YAML reads as a plain
+				// scalar, so such a line is not safe (lineForm says so).
+				if _, ok := blockHeader(val); ok && lineForm(line, key, []byte("x"), has) == formSafe {
 					mode = nestBlock
 					continue
 				}
