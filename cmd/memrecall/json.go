@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
-	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/recall"
 	"github.com/memrecall/memrecall/telemetry"
 )
@@ -150,13 +149,9 @@ func writeQueryJSON(w io.Writer, roots memory.Roots, why []string, q recall.Quer
 	for i, m := range tr.Ranked {
 		out.Ranking = append(out.Ranking, rankedJSON{Rank: i + 1, Score: m.Score, Doc: docOf(m.Doc)})
 	}
-	lexical := min(len(tr.Ranked), len(tr.Candidates))
+	lexical := lexicalCandidates(tr)
 	out.Candidates.Total, out.Candidates.Lexical, out.Candidates.Recent = len(tr.Candidates), lexical, len(tr.Candidates)-lexical
-	out.Manifest.Documents, out.Manifest.Bytes = tr.ManifestDocs, tr.ManifestBytes
-	if selName == "" {
-		m := model.BuildManifest(tr.Candidates)
-		out.Manifest.Documents, out.Manifest.Bytes = m.Len(), len(m.Text())
-	}
+	out.Manifest.Documents, out.Manifest.Bytes = manifestSize(tr, selName)
 	out.Selector.Model, out.Selector.Strategy, out.Selector.ErrorKind = selName, tr.Strategy.String(), tr.ErrKind.String()
 	out.Selector.Selected = []string{}
 	for _, id := range tr.Selected {

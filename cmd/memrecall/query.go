@@ -203,7 +203,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	printWhy(w, why)
 	fmt.Fprintf(w, "tools:   %s\n\n", orNone(strings.Join(q.RecentTools, ",")))
 
-	lexical := min(len(tr.Ranked), len(tr.Candidates))
+	lexical := lexicalCandidates(tr)
 	fmt.Fprintf(w, "Ranked: %s among %s (%d kept by the noise filter; skipped %d: %s)\n",
 		plural(len(tr.Ranked), "lexical match"), plural(tr.Scanned, "document"), tr.Kept, tr.Skipped.Total(), tr.Skipped)
 	fmt.Fprintf(w, "Candidates for the selector: %d (%d lexical %s, %d recent %s with no lexical match, so the model can still find them)\n",
@@ -222,12 +222,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	fmt.Fprintln(w)
 
 	printDelivery(w, "Initial prompt", r.initial, tr, selName == "")
-	manifestDocs, manifestBytes := tr.ManifestDocs, tr.ManifestBytes
-	if selName == "" {
-		// No call was made; show the manifest a selector would have got.
-		m := model.BuildManifest(tr.Candidates)
-		manifestDocs, manifestBytes = m.Len(), len(m.Text())
-	}
+	manifestDocs, manifestBytes := manifestSize(tr, selName)
 	fmt.Fprintf(w, "Manifest: %d documents, %d bytes (limit %d)\n", manifestDocs, manifestBytes, model.MaxManifestBytes)
 	if selName == "" {
 		fmt.Fprintf(w, "Selector: none configured (set %s and %s): deterministic only, the lexical top five\n", envBaseURL, envModel)
@@ -264,6 +259,20 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 	}
 	fmt.Fprintf(w, "\nTimings: scan %s, Query→deterministic result %s, initial wait %s, selector %s, Query→settled %s\n",
 		round(tr.Scan), round(tr.Publish), round(r.initialWait), round(tr.Selector), round(tr.Settle))
+}
+
+// lexicalCandidates is how many of the selector's candidates are lexical
+// matches; the rest are recent documents with no lexical match.
+func lexicalCandidates(tr recall.Trace) int { return min(len(tr.Ranked), len(tr.Candidates)) }
+
+// manifestSize is the manifest the selector got, or with no selector
+// configured (no call was made) the one it would have got.
+func manifestSize(tr recall.Trace, selName string) (docs, bytes int) {
+	if selName == "" {
+		m := model.BuildManifest(tr.Candidates)
+		return m.Len(), len(m.Text())
+	}
+	return tr.ManifestDocs, tr.ManifestBytes
 }
 
 // printDelivery prints one delivery point's documents. Without a selector
