@@ -87,12 +87,14 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 	return p, scratch, err
 }
 
-// parseRoute is parse, also saying which reader read the frontmatter.
-// yamlOnly sends every frontmatter to the YAML parser (for the tests that
-// hold the two readings against each other).
-func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Parsed, route, []byte, error) {
+// normalize checks and prepares a topic file's bytes for parse and
+// parsePlain: a NUL byte is ErrBinary and invalid UTF-8 is ErrInvalidUTF8
+// (after a prefix read, a rune or CRLF cut by the read limit is dropped
+// first); a leading byte-order mark is dropped and CRLF becomes LF, in
+// scratch, which is returned for the next call.
+func normalize(data []byte, complete bool, scratch []byte) ([]byte, []byte, error) {
 	if bytes.IndexByte(data, 0) >= 0 {
-		return Parsed{}, routeFlat, scratch, ErrBinary
+		return nil, scratch, ErrBinary
 	}
 	if !complete {
 		// The read limit may cut a rune or a CRLF in half.
@@ -100,12 +102,23 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 		data = bytes.TrimSuffix(data, []byte("\r"))
 	}
 	if !utf8.Valid(data) {
-		return Parsed{}, routeFlat, scratch, ErrInvalidUTF8
+		return nil, scratch, ErrInvalidUTF8
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if bytes.IndexByte(data, '\r') >= 0 {
 		scratch = appendLF(scratch[:0], data)
 		data = scratch
+	}
+	return data, scratch, nil
+}
+
+// parseRoute is parse, also saying which reader read the frontmatter.
+// yamlOnly sends every frontmatter to the YAML parser (for the tests that
+// hold the two readings against each other).
+func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Parsed, route, []byte, error) {
+	data, scratch, err := normalize(data, complete, scratch)
+	if err != nil {
+		return Parsed{}, routeFlat, scratch, err
 	}
 
 	line, pos, ok := nextLine(data, 0)

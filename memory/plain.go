@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path"
 	"strings"
-	"unicode/utf8"
 )
 
 // parsePlain reads a topic file that has no frontmatter, the form Gemini
@@ -22,20 +21,9 @@ import (
 // ErrBinary and invalid UTF-8 is ErrInvalidUTF8; CRLF reads as LF and a
 // leading byte-order mark is ignored. complete and scratch are parse's.
 func parsePlain(data []byte, complete bool, scratch []byte, name string, t Type) (Parsed, []byte, error) {
-	if bytes.IndexByte(data, 0) >= 0 {
-		return Parsed{}, scratch, ErrBinary
-	}
-	if !complete {
-		data = trimPartialRune(data)
-		data = bytes.TrimSuffix(data, []byte("\r"))
-	}
-	if !utf8.Valid(data) {
-		return Parsed{}, scratch, ErrInvalidUTF8
-	}
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	if bytes.IndexByte(data, '\r') >= 0 {
-		scratch = appendLF(scratch[:0], data)
-		data = scratch
+	data, scratch, err := normalize(data, complete, scratch)
+	if err != nil {
+		return Parsed{}, scratch, err
 	}
 
 	// The first non-blank line may be the heading.
