@@ -96,7 +96,8 @@ func Run(cfg Config) error {
 	// answered, or an older one gave way).
 	for round := 0; round < 2; round++ {
 		resp, err := roundTrip(sock, req, deadline, now, started)
-		if errors.Is(err, ErrNoDaemon) && cfg.Start != nil && !started {
+		gone := errors.Is(err, ErrNoDaemon) || err == nil && resp.Replaced
+		if gone && cfg.Start != nil && !started {
 			started = true
 			if err := cfg.Start(); err != nil {
 				return fmt.Errorf("hook: start daemon: %w", err)
@@ -105,13 +106,6 @@ func Run(cfg Config) error {
 		}
 		if err != nil {
 			return err
-		}
-		if resp.Replaced && cfg.Start != nil && !started {
-			started = true
-			if err := cfg.Start(); err != nil {
-				return fmt.Errorf("hook: start daemon: %w", err)
-			}
-			continue
 		}
 		if resp.Output != "" {
 			if _, err := io.WriteString(cfg.Stdout, resp.Output); err != nil {
