@@ -151,6 +151,12 @@ func (h *engineHarness) startPlan(t *rapid.T, text string, s engineScript, certa
 		}
 		return nil
 	}
+	return h.track(plan, text, s, cancel, now, certain, "")
+}
+
+// track builds the model of a plan the host just started and adds it to
+// h.plans; indent prefixes its log line.
+func (h *engineHarness) track(plan *recall.Plan, text string, s engineScript, cancel context.CancelFunc, now time.Time, certain bool, indent string) *enginePlan {
 	p := &enginePlan{
 		n: len(h.plans) + 1, plan: plan, text: text, script: s, cancel: cancel, queryAt: now,
 		certain: certain, surfacedStart: maps(h.injected), live: true, given: map[memory.ID]bool{},
@@ -165,7 +171,7 @@ func (h *engineHarness) startPlan(t *rapid.T, text string, s engineScript, certa
 	}
 	h.modelSelection(p)
 	h.plans = append(h.plans, p)
-	h.logf("plan %d = query %q script{delay %v fail %v keys %v}", p.n, text, s.delay, s.fail, s.keys)
+	h.logf("%splan %d = query %q script{delay %v fail %v keys %v}", indent, p.n, text, s.delay, s.fail, s.keys)
 	return p
 }
 
@@ -407,20 +413,6 @@ func (h *engineHarness) concurrent(t *rapid.T) {
 		for _, p := range h.plans {
 			p.hostEnded = true
 		}
-		p := &enginePlan{
-			n: len(h.plans) + 1, plan: newPlan, text: newText, script: newScript, cancel: newCancel, queryAt: now,
-			certain: true, surfacedStart: maps(h.injected), live: true, given: map[memory.ID]bool{},
-		}
-		for _, id := range h.tr.ranking(newText) {
-			p.given[id] = true
-		}
-		for _, k := range newScript.keys {
-			if id, ok := h.tr.keyID(k); ok {
-				p.given[id] = true
-			}
-		}
-		h.modelSelection(p)
-		h.plans = append(h.plans, p)
-		h.logf("  plan %d = query %q script{delay %v fail %v keys %v}", p.n, newText, newScript.delay, newScript.fail, newScript.keys)
+		h.track(newPlan, newText, newScript, newCancel, now, true, "  ")
 	}
 }
