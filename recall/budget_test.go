@@ -12,7 +12,8 @@ import (
 
 // TestWorstCaseFitsMinBudget pins the arithmetic behind MinPromptBytes:
 // five largest-possible blocks in their smallest form and the heading fit
-// in it, so a host's small budget never drops a counted document.
+// in it, so a host's small budget never drops a counted document. Every
+// budget is at least MinPromptBytes, so this also covers MaxPromptBytes.
 func TestWorstCaseFitsMinBudget(t *testing.T) {
 	d := &memory.Document{
 		Title: strings.Repeat("\U0001F600", 10*maxTitleRunes), RelPath: strings.Repeat("\U0001F600", 10*maxPathBytes),

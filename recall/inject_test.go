@@ -106,23 +106,6 @@ func TestDisplayPathKeepsTail(t *testing.T) {
 	}
 }
 
-// TestWorstCaseFitsShare pins the arithmetic that lets the renderer promise
-// every document appears: the smallest form of the largest possible block
-// (title, path and age at their caps, no description, no body) fits in an
-// equal share of the budget.
-func TestWorstCaseFitsShare(t *testing.T) {
-	d := &memory.Document{
-		Title: strings.Repeat("\U0001F600", 10*maxTitleRunes), RelPath: strings.Repeat("\U0001F600", 10*maxPathBytes),
-		Description: strings.Repeat("\U0001F600", 10*maxDescRunes), Body: strings.Repeat("\U0001F600", 10*memory.BodyWindow),
-		Modified: testNow.AddDate(-100, 0, 0),
-	}
-	head := len(injectHeading + "\n" + injectInstruction)
-	share := (MaxPromptBytes - head) / MaxPromptDocs
-	if n := len(renderBlock(MaxPromptDocs, d, testNow, 0, 0, true)); n > share {
-		t.Fatalf("smallest worst-case block is %d bytes, share is %d", n, share)
-	}
-}
-
 // genDoc draws a document whose text stresses the renderer: multi-byte
 // runes, runs of fence characters, newlines in titles.
 func genDoc(t *rapid.T, i int) *memory.Document {
