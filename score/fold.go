@@ -39,14 +39,13 @@ func fold(tok string) string {
 	var b strings.Builder
 	b.Grow(len(d))
 	for _, r := range d {
-		switch {
-		case dropInFold(r):
-		default:
-			if s, ok := foldLetter(r); ok {
-				b.WriteString(s)
-			} else {
-				b.WriteRune(r)
-			}
+		if dropInFold(r) {
+			continue
+		}
+		if s, ok := foldLetter(r); ok {
+			b.WriteString(s)
+		} else {
+			b.WriteRune(r)
 		}
 	}
 	return norm.NFC.String(b.String())
