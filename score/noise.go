@@ -138,8 +138,10 @@ func inProse(text string, start, end int) bool {
 	}
 	if end < len(text) {
 		switch text[end] {
-		case '_', '-', '/', '"', '\'', '(', '=', ':':
-			if text[end] != ':' || end+1 < len(text) && text[end+1] == ':' || !strings.HasPrefix(text[end:], ": ") || paramColon(text, end) {
+		case '_', '-', '/', '"', '\'':
+			return false
+		case ':': // a heading's "Gotcha: …", not owner:: or "owner: string"
+			if !strings.HasPrefix(text[end:], ": ") || paramColon(text, end) {
 				return false
 			}
 		case '.':
