@@ -156,6 +156,13 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 			w.fdDirs++
 		}
 	}
+	// Where d lies below the resolved root, for files opened from the
+	// root: computed once per directory, and for a directory not entered
+	// through a link it equals rel, so each file reuses its job's rel.
+	var dirBelow string
+	if !kept {
+		dirBelow = belowRoot(r.real, realDir)
+	}
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -164,11 +171,14 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 		t := e.Type()
 		if t.IsRegular() {
 			if isTopic(name) {
-				if kept {
-					w.addFile(path, rel, name, r.scope, fileAt{d, name})
-				} else {
-					below := strings.TrimPrefix(realDir+string(filepath.Separator)+name, r.real+string(filepath.Separator))
-					w.addFile(path, rel, name, r.scope, fileAt{r.dir, filepath.ToSlash(below)})
+				j := w.addFile(path, rel, name, r.scope)
+				switch {
+				case kept:
+					j.at = fileAt{d, name}
+				case dirBelow == rel:
+					j.at = fileAt{r.dir, j.rel}
+				default:
+					j.at = fileAt{r.dir, dirBelow + "/" + name}
 				}
 			}
 			continue
@@ -184,7 +194,7 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 				w.skipped[SkipUnreadable]++
 				continue
 			}
-			sub := realDir + string(filepath.Separator) + name
+			sub := joinPath(realDir, name)
 			r.visited[sub] = true
 			sd, err := d.openSubdir(name, epath)
 			if err != nil {
@@ -252,10 +262,7 @@ func (w *walker) symlink(r *rootWalk, path, rel, name, realDir string) {
 		w.skipped[SkipSymlinkOutside]++
 		return
 	}
-	below := ""
-	if target != r.real {
-		below = filepath.ToSlash(strings.TrimPrefix(target, strings.TrimSuffix(r.real, string(filepath.Separator))+string(filepath.Separator)))
-	}
+	below := belowRoot(r.real, target)
 	switch {
 	case fi.IsDir():
 		if within(target, realDir) {
@@ -281,19 +288,21 @@ func (w *walker) symlink(r *rootWalk, path, rel, name, realDir string) {
 	}
 }
 
-// addFile queues a regular topic file. A file the catalog knows reuses the
-// path strings of its entry, so an unchanged tree costs no allocation here.
-func (w *walker) addFile(dir, rel, name string, scope Scope, at fileAt) {
+// addFile queues a regular topic file and returns its job for the caller
+// to say where it is opened. A file the catalog knows reuses the path
+// strings of its entry, so an unchanged tree costs no allocation here.
+func (w *walker) addFile(dir, rel, name string, scope Scope) *job {
 	w.keybuf = append(append(append(w.keybuf[:0], dir...), filepath.Separator), name...)
 	if e := w.cache[scope][string(w.keybuf)]; e != nil {
-		w.jobs = append(w.jobs, job{path: e.path, rel: e.rel, scope: scope, at: at, old: e})
-		return
+		w.jobs = append(w.jobs, job{path: e.path, rel: e.rel, scope: scope, old: e})
+	} else {
+		erel := name
+		if rel != "" {
+			erel = rel + "/" + name
+		}
+		w.jobs = append(w.jobs, job{path: string(w.keybuf), rel: erel, scope: scope})
 	}
-	erel := name
-	if rel != "" {
-		erel = rel + "/" + name
-	}
-	w.jobs = append(w.jobs, job{path: string(w.keybuf), rel: erel, scope: scope, at: at})
+	return &w.jobs[len(w.jobs)-1]
 }
 
 func (w *walker) add(j job) {
@@ -334,11 +343,35 @@ func isTopic(name string) bool {
 
 // within reports that path is root or below it (both resolved, cleaned).
 func within(root, path string) bool {
-	if path == root {
-		return true
-	}
+	return path == root || strings.HasPrefix(path, rootPrefix(root))
+}
+
+// rootPrefix is root ending in exactly one separator: what a path below
+// it starts with. A cleaned root ends in one only when it is the file
+// system's root ("/", or a volume's "C:\"), which must not get a second.
+func rootPrefix(root string) string {
 	sep := string(filepath.Separator)
-	return strings.HasPrefix(path, strings.TrimSuffix(root, sep)+sep)
+	return strings.TrimSuffix(root, sep) + sep
+}
+
+// joinPath appends name to dir, a resolved, cleaned directory, as the
+// kernel spells the result (so "/" and "a" give "/a", not "//a"), which is
+// how filepath.EvalSymlinks reports a link's target.
+func joinPath(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
+}
+
+// belowRoot returns path, which within(root, path) holds for, relative to
+// root with forward slashes: "" for root itself. It is the one place the
+// walk cuts a resolved root off a resolved path.
+func belowRoot(root, path string) string {
+	if path == root {
+		return ""
+	}
+	return filepath.ToSlash(strings.TrimPrefix(path, rootPrefix(root)))
 }
 
 // isLoopErr recognises a symlink loop: the kernel's ELOOP, or
