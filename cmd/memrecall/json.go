@@ -155,7 +155,7 @@ func writeQueryJSON(w io.Writer, roots memory.Roots, why []string, q recall.Quer
 	out.Selector.Model, out.Selector.Strategy, out.Selector.ErrorKind = selName, tr.Strategy.String(), tr.ErrKind.String()
 	out.Selector.Selected = []string{}
 	for _, id := range tr.Selected {
-		out.Selector.Selected = append(out.Selector.Selected, relOf(id, tr))
+		out.Selector.Selected = append(out.Selector.Selected, keyOf(id, tr))
 	}
 	for _, d := range []struct {
 		point string
@@ -166,7 +166,7 @@ func writeQueryJSON(w io.Writer, roots memory.Roots, why []string, q recall.Quer
 		}
 		dj := deliveryJSON{Point: d.point, Phase: d.inj.Phase.String(), Strategy: d.inj.Strategy.String(), Documents: []string{}, Text: d.inj.Text}
 		for _, id := range d.inj.Docs {
-			dj.Documents = append(dj.Documents, relOf(id, tr))
+			dj.Documents = append(dj.Documents, keyOf(id, tr))
 		}
 		out.Deliveries = append(out.Deliveries, dj)
 	}

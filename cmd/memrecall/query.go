@@ -294,22 +294,41 @@ func printDelivery(w io.Writer, point string, inj recall.Injection, tr recall.Tr
 	}
 }
 
-// relOf shows a document as scope/relative path, as the manifest does.
-func relOf(id memory.ID, tr recall.Trace) string { return termSafe(rawRelOf(id, tr)) }
+// relOf shows a document as scope/relative path, as the manifest keys it,
+// escaped for the terminal.
+func relOf(id memory.ID, tr recall.Trace) string {
+	if d := traceDoc(id, tr); d != nil {
+		return termSafe(model.ManifestKey(d))
+	}
+	return termSafe(string(id))
+}
 
-// rawRelOf is relOf before escaping.
-func rawRelOf(id memory.ID, tr recall.Trace) string {
+// keyOf names a document in --json: its scope, "/" and its path exactly
+// as the document's own scope and path fields give them, so a script can
+// join the two. The JSON encoder escapes control characters itself; the
+// manifest's key would not do here, since it spells control characters
+// and whitespace in a name as "_".
+func keyOf(id memory.ID, tr recall.Trace) string {
+	if d := traceDoc(id, tr); d != nil {
+		return d.Scope.String() + "/" + d.RelPath
+	}
+	return string(id)
+}
+
+// traceDoc finds a document of the trace by its ID: a candidate or a lexical
+// match (the selector and the deliveries choose only among them).
+func traceDoc(id memory.ID, tr recall.Trace) *memory.Document {
 	for _, d := range tr.Candidates {
 		if d.ID == id {
-			return model.ManifestKey(d)
+			return d
 		}
 	}
 	for _, m := range tr.Ranked {
 		if m.Doc.ID == id {
-			return model.ManifestKey(m.Doc)
+			return m.Doc
 		}
 	}
-	return string(id)
+	return nil
 }
 
 func indent(s string) string {
