@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/memrecall/memrecall/daemon/wire"
 )
 
 // MaxEventBytes bounds one hook event. Events are a few hundred bytes
 // except PostToolUse, which carries the tool's output; a larger event is
 // refused whole (ErrTooLarge) rather than parsed in part, and the hook
-// prints nothing for it.
-const MaxEventBytes = 1 << 20
+// prints nothing for it. It is the protocol's bound, wire.MaxEventBytes,
+// which the hook also reads stdin up to.
+const MaxEventBytes = wire.MaxEventBytes
 
 // Sentinel errors of Parse. A hook that gets any of them prints nothing.
 var (

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/memrecall/memrecall/daemon/wire"
 )
 
 // ErrRunning: another daemon holds the lock of the runtime directory.
@@ -27,6 +29,36 @@ func lockFile(path string) (*os.File, error) {
 			return nil, ErrRunning
 		}
 		return nil, fmt.Errorf("daemon: lock: %w", err)
+	}
+	return f, nil
+}
+
+// ErrBadLock: the lock file a hook handed over is not the runtime
+// directory's lock, or does not hold the lock.
+var ErrBadLock = errors.New("daemon: inherited lock is not the instance lock")
+
+// adoptLock keeps f, a lock file inherited from the hook that started this
+// daemon, as the instance lock, after checking that it is the file at path
+// and that its open file holds the flock (flock on an open file that
+// already holds it succeeds at once; on any other open file of path it
+// would fail while the hook's lock is held). On error f is closed.
+func adoptLock(f *os.File, path string) (*os.File, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: %w", ErrBadLock, err)
+	}
+	pi, err := os.Stat(path)
+	if err != nil || !os.SameFile(fi, pi) {
+		f.Close()
+		return nil, fmt.Errorf("%w: not %s", ErrBadLock, wire.LockName)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrRunning
+		}
+		return nil, fmt.Errorf("%w: %w", ErrBadLock, err)
 	}
 	return f, nil
 }

@@ -63,6 +63,14 @@ type Options struct {
 	// ReadFile reads agent settings files for agent.Locate; nil is
 	// os.ReadFile.
 	ReadFile func(string) ([]byte, error)
+	// Lock, when set, is the runtime directory's lock file, already locked
+	// by the hook that started this daemon and inherited from it
+	// (`memrecall daemon --lock-fd`). Listen checks that it is that file
+	// and that it holds the lock, and keeps it as the instance lock instead
+	// of taking its own; so between the hook's decision to start a daemon
+	// and this one listening, no other hook starts a second one (decision
+	// 0720). Listen owns it, and closes it on failure.
+	Lock *os.File
 }
 
 // Server is a running daemon.
@@ -96,9 +104,18 @@ type Server struct {
 // holds the lock.
 func Listen(opts Options) (*Server, error) {
 	if err := wire.EnsureDir(opts.Dir); err != nil {
+		if opts.Lock != nil {
+			opts.Lock.Close()
+		}
 		return nil, err
 	}
-	lock, err := lockFile(filepath.Join(opts.Dir, wire.LockName))
+	var lock *os.File
+	var err error
+	if opts.Lock != nil {
+		lock, err = adoptLock(opts.Lock, filepath.Join(opts.Dir, wire.LockName))
+	} else {
+		lock, err = lockFile(filepath.Join(opts.Dir, wire.LockName))
+	}
 	if err != nil {
 		return nil, err
 	}

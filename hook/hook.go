@@ -10,11 +10,11 @@
 package hook
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -27,13 +27,10 @@ import (
 // rest is room for starting the daemon on the first event of the day.
 const Budget = 500 * time.Millisecond
 
-// MaxEventBytes is the most stdin the hook reads; a longer event is
-// dropped whole (same bound as agent.MaxEventBytes).
-const MaxEventBytes = 1 << 20
-
 // Sentinel errors of Run; the command prints nothing for any of them.
 var (
 	ErrTooLarge  = errors.New("hook: event too large")
+	ErrEmpty     = errors.New("hook: empty event")
 	ErrNoDaemon  = errors.New("hook: no daemon answered")
 	ErrTimeout   = errors.New("hook: budget spent")
 	ErrBadAnswer = errors.New("hook: bad answer from daemon")
@@ -52,9 +49,12 @@ type Config struct {
 	Environ []string
 	// Budget bounds the whole run; zero is Budget.
 	Budget time.Duration
-	// Start starts a daemon in the background and returns at once. Nil:
-	// never start one.
-	Start func() error
+	// Start starts a daemon in the background and returns at once. It is
+	// called only by the hook that holds the runtime directory's lock
+	// (wire.LockName), which it passes on: the daemon keeps lock as its
+	// own instance lock, so no other hook starts a second daemon meanwhile.
+	// Start owns lock: it hands it on or closes it. Nil: never start one.
+	Start func(lock *os.File) error
 	// Now is the monotonic clock; nil is time.Now.
 	Now func() time.Time
 	// Version is the protocol version the hook claims; zero is
@@ -64,6 +64,13 @@ type Config struct {
 
 // Run handles one hook event. It returns why nothing was printed, for
 // tests and debugging; the command ignores it and exits 0.
+//
+// When no daemon answers (or an older one gives way), the hook that can
+// take the runtime directory's lock starts one and hands it the lock; every
+// other hook, and this one after starting, dials again every few
+// milliseconds until the daemon listens or the run's budget is spent. So
+// hooks of several sessions that all find no daemon start exactly one and
+// are all answered by it (decision 0720).
 func Run(cfg Config) error {
 	now := cfg.Now
 	if now == nil {
@@ -79,8 +86,8 @@ func Run(cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if !json.Valid(event) {
-		return fmt.Errorf("hook: event is not JSON")
+	if len(event) == 0 {
+		return ErrEmpty
 	}
 	version := cfg.Version
 	if version == 0 {
@@ -90,34 +97,114 @@ func Run(cfg Config) error {
 		Version: version, Op: wire.OpEvent, Agent: cfg.Agent,
 		Event: event, Env: wire.EnvNames(cfg.Environ),
 	}
-	sock := filepath.Join(cfg.Dir, wire.SocketName)
-	started := false
-	// At most two rounds: the second only after starting a daemon (none
-	// answered, or an older one gave way).
-	for round := 0; round < 2; round++ {
-		resp, err := roundTrip(sock, req, deadline, now, started)
-		gone := errors.Is(err, ErrNoDaemon) || err == nil && resp.Replaced
-		if gone && cfg.Start != nil && !started {
-			started = true
-			if err := cfg.Start(); err != nil {
-				return fmt.Errorf("hook: start daemon: %w", err)
-			}
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if resp.Output != "" {
-			if _, err := io.WriteString(cfg.Stdout, resp.Output); err != nil {
-				return fmt.Errorf("hook: write answer: %w", err)
-			}
-		}
-		return nil
+	// Encoding validates the event (json.RawMessage is compacted, so a
+	// malformed one fails here), once, before any dial or daemon start.
+	req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
+	frame, err := wire.Encode(req)
+	if err != nil {
+		return fmt.Errorf("hook: event is not JSON: %w", err)
 	}
-	return ErrNoDaemon
+	sock := filepath.Join(cfg.Dir, wire.SocketName)
+	resp, err := exchange(sock, frame, deadline, now)
+	if err == nil && !resp.Replaced {
+		return write(cfg.Stdout, resp)
+	}
+	if err != nil && !errors.Is(err, ErrNoDaemon) {
+		return err
+	}
+	// No daemon, or an older one that has just released its socket and
+	// lock: start one (or wait for the one another hook is starting).
+	resp, err = awaitDaemon(cfg, sock, req, deadline, now)
+	if err != nil {
+		return err
+	}
+	if resp.Replaced {
+		return ErrNoDaemon // the daemon we waited for is older still
+	}
+	return write(cfg.Stdout, resp)
 }
 
-// readEvent reads stdin up to MaxEventBytes, giving up at the deadline (an
+func write(w io.Writer, resp wire.Response) error {
+	if resp.Output == "" {
+		return nil
+	}
+	if _, err := io.WriteString(w, resp.Output); err != nil {
+		return fmt.Errorf("hook: write answer: %w", err)
+	}
+	return nil
+}
+
+// dialRetry is the pause between dials while a daemon starts.
+const dialRetry = 2 * time.Millisecond
+
+// awaitDaemon dials until a daemon answers or the deadline passes. Before
+// each dial, while this hook has started nothing, it tries the runtime
+// directory's lock: holding it means no daemon runs or is starting, so it
+// starts one (once) and hands it the lock. A hook that cannot take the lock
+// knows another process holds it — a daemon that is starting, or one that
+// is closing — and keeps dialling; should the holder go away without
+// listening, the lock comes free and the next try starts a daemon.
+func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, now func() time.Time) (wire.Response, error) {
+	var lk *lockFile
+	defer func() { lk.close() }()
+	if cfg.Start != nil {
+		if err := wire.EnsureDir(cfg.Dir); err != nil {
+			return wire.Response{}, fmt.Errorf("hook: %w", err)
+		}
+	}
+	lk = openLock(filepath.Join(cfg.Dir, wire.LockName), cfg.Start != nil)
+	started := false
+	// Bounded by the run's own budget: one dial per dialRetry at most.
+	budget := deadline.Sub(now())
+	for tries := 0; tries <= int(budget/dialRetry)+1; tries++ {
+		if !started {
+			switch f, state := lk.try(); state {
+			case lockTaken:
+				if cfg.Start == nil {
+					// Nobody is starting a daemon and we may not.
+					lk.release(f)
+					return wire.Response{}, ErrNoDaemon
+				}
+				started = true
+				lk.handOff()
+				if err := cfg.Start(f); err != nil {
+					return wire.Response{}, fmt.Errorf("hook: start daemon: %w", err)
+				}
+			case lockUnusable:
+				if cfg.Start == nil {
+					return wire.Response{}, ErrNoDaemon
+				}
+				// No lock to coordinate with (no runtime directory, or a
+				// system without flock): start once and let the daemon's own
+				// lock settle a race.
+				started = true
+				if err := cfg.Start(nil); err != nil {
+					return wire.Response{}, fmt.Errorf("hook: start daemon: %w", err)
+				}
+			}
+		}
+		req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
+		if req.BudgetMillis <= 0 {
+			return wire.Response{}, ErrTimeout
+		}
+		frame, err := wire.Encode(req)
+		if err != nil {
+			return wire.Response{}, err
+		}
+		resp, err := exchange(sock, frame, deadline, now)
+		if !errors.Is(err, ErrNoDaemon) {
+			return resp, err
+		}
+		left := deadline.Sub(now())
+		if left <= 0 {
+			return wire.Response{}, ErrTimeout
+		}
+		time.Sleep(min(dialRetry, left))
+	}
+	return wire.Response{}, ErrTimeout
+}
+
+// readEvent reads stdin up to wire.MaxEventBytes, giving up at the deadline (an
 // agent that never closes stdin must not hold itself up through us).
 func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 	type result struct {
@@ -126,7 +213,7 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 	}
 	ch := make(chan result, 1)
 	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, MaxEventBytes+1))
+		b, err := io.ReadAll(io.LimitReader(r, wire.MaxEventBytes+1))
 		ch <- result{b, err}
 	}()
 	t := time.NewTimer(time.Until(deadline))
@@ -136,7 +223,7 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 		if res.err != nil {
 			return nil, fmt.Errorf("hook: read event: %w", res.err)
 		}
-		if len(res.b) > MaxEventBytes {
+		if len(res.b) > wire.MaxEventBytes {
 			return nil, ErrTooLarge
 		}
 		return res.b, nil
@@ -145,46 +232,20 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 	}
 }
 
-// dialRetry is the pause between dials while a daemon starts.
-const dialRetry = 2 * time.Millisecond
-
-// roundTrip sends req and reads the answer. When wait is false a daemon
-// that is not there is ErrNoDaemon at once; when it is true (this hook
-// has just started one) the dial is retried until the deadline.
-func roundTrip(sock string, req wire.Request, deadline time.Time, now func() time.Time, wait bool) (wire.Response, error) {
-	var c net.Conn
-	var err error
-	// Bounded: one dial when no daemon is being started; otherwise one
-	// per dialRetry until the deadline, and never more than budget/retry.
-	for tries := 0; tries < int(Budget/dialRetry)+1; tries++ {
-		left := deadline.Sub(now())
-		if left <= 0 {
-			return wire.Response{}, ErrTimeout
-		}
-		c, err = net.DialTimeout("unix", sock, left)
-		if err == nil {
-			break
-		}
-		if !wait {
-			return wire.Response{}, fmt.Errorf("%w: %w", ErrNoDaemon, err)
-		}
-		time.Sleep(min(dialRetry, left))
-	}
-	if c == nil {
-		return wire.Response{}, ErrTimeout
-	}
-	defer c.Close()
+// exchange makes one dial and, if a daemon listens, one round trip of the
+// encoded request frame. No daemon listening is ErrNoDaemon.
+func exchange(sock string, frame []byte, deadline time.Time, now func() time.Time) (wire.Response, error) {
 	left := deadline.Sub(now())
 	if left <= 0 {
 		return wire.Response{}, ErrTimeout
 	}
-	c.SetDeadline(deadline)
-	req.BudgetMillis = int(left / time.Millisecond)
-	if err := wire.Write(c, req); err != nil {
-		return wire.Response{}, err
+	c, err := net.DialTimeout("unix", sock, left)
+	if err != nil {
+		return wire.Response{}, fmt.Errorf("%w: %w", ErrNoDaemon, err)
 	}
-	var resp wire.Response
-	if err := wire.Read(c, wire.MaxResponseBytes, &resp); err != nil {
+	defer c.Close()
+	resp, err := wire.ExchangeFrame(c, frame, deadline)
+	if err != nil {
 		return wire.Response{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
 	}
 	return resp, nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,13 +69,23 @@ func options(t testing.TB) daemon.Options {
 }
 
 // starter returns a Start function that runs an in-process daemon, as the
-// command's detached `memrecall daemon` would, and stops it with the test.
-func starter(t testing.TB, opts daemon.Options) func() error {
+// command's detached `memrecall daemon --lock-fd` would (adopting the
+// hook's lock), and stops it with the test. starts counts its calls.
+func starter(t testing.TB, opts daemon.Options) func(*os.File) error {
+	s, _ := counting(t, opts)
+	return s
+}
+
+func counting(t testing.TB, opts daemon.Options) (func(*os.File) error, *atomic.Int32) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	var starts atomic.Int32
 	t.Cleanup(func() { cancel(); wg.Wait() })
-	return func() error {
-		s, err := daemon.Listen(opts)
+	return func(lock *os.File) error {
+		starts.Add(1)
+		o := opts
+		o.Lock = lock
+		s, err := daemon.Listen(o)
 		if errors.Is(err, daemon.ErrRunning) {
 			return nil // another hook's daemon won
 		}
@@ -84,13 +95,13 @@ func starter(t testing.TB, opts daemon.Options) func() error {
 		wg.Add(1)
 		go func() { defer wg.Done(); s.Serve(ctx) }()
 		return nil
-	}
+	}, &starts
 }
 
 // warm opens a session through a SessionStart hook and waits, in a
 // bounded loop, until the daemon has scanned the corpus, so the test's
 // queries do not race the cold scan against the engine's initial ceiling.
-func warm(t testing.TB, dir, agentName string, start func() error) {
+func warm(t testing.TB, dir, agentName string, start func(*os.File) error) {
 	t.Helper()
 	run(t, dir, agentName, `{"session_id":"warm-up","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`, start)
 	for range 10_000 {
@@ -103,7 +114,7 @@ func warm(t testing.TB, dir, agentName string, start func() error) {
 	t.Fatal("corpus never scanned")
 }
 
-func run(t testing.TB, dir, agentName, stdin string, start func() error) (string, error) {
+func run(t testing.TB, dir, agentName, stdin string, start func(*os.File) error) (string, error) {
 	var out bytes.Buffer
 	err := hook.Run(hook.Config{
 		Agent: agentName, Stdin: strings.NewReader(stdin), Stdout: &out, Dir: dir,
@@ -158,30 +169,35 @@ func TestUnknownAgentPrintsNothing(t *testing.T) {
 }
 
 // TestRacingHooksStartOneDaemon: hooks of several sessions find no daemon
-// at the same time; each starts one, exactly one listens, all are answered.
+// at the same time, on a cold corpus. Exactly one of them starts a daemon
+// (the one that takes the runtime directory's lock, which the daemon then
+// keeps); the others wait for its socket. Every hook gets its memory.
 func TestRacingHooksStartOneDaemon(t *testing.T) {
 	opts := options(t)
-	start := starter(t, opts)
-	const n = 4
+	start, starts := counting(t, opts)
+	const n = 8
 	outs := make([]string, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
+	gate := make(chan struct{})
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ev := strings.Replace(query, `"s1"`, `"race-`+string(rune('a'+i))+`"`, 1)
+			<-gate
 			outs[i], errs[i] = run(t, opts.Dir, "claude", ev, start)
 		}()
 	}
+	close(gate)
 	wg.Wait()
 	for i := range n {
-		// Whether the answer carries memory depends on the cold scan
-		// beating the engine's initial ceiling; that every hook reached
-		// the one daemon does not.
-		if errs[i] != nil {
-			t.Errorf("hook %d: %q, %v", i, outs[i], errs[i])
+		if errs[i] != nil || !strings.Contains(outs[i], "deploy-checklist.md") {
+			t.Errorf("hook %d: %q, %v; want its memory", i, outs[i], errs[i])
 		}
+	}
+	if got := starts.Load(); got != 1 {
+		t.Errorf("%d hooks started a daemon, want exactly 1", got)
 	}
 	resp, err := daemon.Ask(opts.Dir, wire.Request{Version: wire.Version, Op: wire.OpStatus}, 10*time.Second)
 	if err != nil || len(resp.Status.Sessions) != n {
@@ -193,7 +209,7 @@ func TestRacingHooksStartOneDaemon(t *testing.T) {
 // daemon; the daemon gives way, the hook starts its own and is answered.
 func TestNewerHookReplacesDaemon(t *testing.T) {
 	opts := options(t)
-	if err := starter(t, opts)(); err != nil { // the old daemon
+	if err := starter(t, opts)(nil); err != nil { // the old daemon
 		t.Fatal(err)
 	}
 	newer := opts

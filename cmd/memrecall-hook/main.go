@@ -18,11 +18,12 @@ import (
 )
 
 func main() {
-	os.Exit(hook.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, daemonBinary()))
+	os.Exit(hook.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, daemonBinary))
 }
 
 // daemonBinary is the memrecall binary next to this one, or "" (then no
-// daemon is started and the hook only talks to a running one).
+// daemon is started and the hook only talks to a running one). The hook
+// calls it only when it has to start a daemon, not on every event.
 func daemonBinary() string {
 	exe, err := os.Executable()
 	if err != nil {

@@ -25,6 +25,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	detached := fs.Bool("detached", false, "started by a hook: log nothing, exit quietly when another daemon runs")
 	idle := fs.Duration("idle", 0, "exit after this long without an event (0: the config's idle_exit, else 1h)")
 	stop := fs.Bool("stop", false, "ask the running daemon to exit, then return")
+	lockFD := fs.Int("lock-fd", -1, "for the hook that starts the daemon: the runtime directory's lock, already locked, inherited as this descriptor")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -53,9 +54,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if *idle > 0 {
 		cfg.IdleExit = daemon.Duration(*idle)
 	}
-	srv, err := daemon.Listen(daemon.Options{
+	opts := daemon.Options{
 		Dir: dir, Config: cfg, ConfigErr: cfgErr, Logger: logger, SnapshotDir: snapshotDir(false),
-	})
+	}
+	if *lockFD >= 0 {
+		opts.Lock = os.NewFile(uintptr(*lockFD), wire.LockName)
+	}
+	srv, err := daemon.Listen(opts)
 	if errors.Is(err, daemon.ErrRunning) {
 		if *detached {
 			return 0 // another hook's daemon won the race

@@ -12,18 +12,24 @@ import (
 // nothing but the agent's answer, so an agent never sees an error from
 // memrecall (a hook fails open). Flag errors are the one exception: they
 // are the installer's mistake, not a runtime failure, and exit 2. The
-// daemon it starts is this binary's `memrecall daemon`.
+// daemon it starts is this binary's `memrecall daemon`; the binary's path
+// is looked up only when a daemon must be started.
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	agentName := fs.String("agent", "", "the agent that runs the hook: claude, gemini or qwen")
-	noStart := fs.Bool("no-start", false, "do not start a daemon when none is running")
+	f := hook.DeclareFlags(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
+	return f.Run(stdin, stdout, self)
+}
+
+// self is this binary's path, or "" (then no daemon can be started; the
+// hook still fails open).
+func self() string {
 	exe, err := os.Executable()
 	if err != nil {
-		exe = "" // cannot start a daemon; still fail open
+		return ""
 	}
-	return hook.Event(*agentName, stdin, stdout, exe, !*noStart)
+	return exe
 }

@@ -10,7 +10,13 @@ import (
 // TestMain keeps every test of the command away from the real cache
 // directory: the snapshot is off unless a test turns it on in a directory
 // of its own.
+//
+// With MEMRECALL_TEST_AS_COMMAND=1 the test binary is the memrecall
+// command itself: the hook tests start it as the daemon they spawn.
 func TestMain(m *testing.M) {
+	if os.Getenv(envAsCommand) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	os.Setenv(envSnapshot, "off")
 	os.Exit(m.Run())
 }

@@ -14,6 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net"
+	"time"
 )
 
 // Version is the protocol and behaviour version. A hook that meets an
@@ -22,10 +25,16 @@ import (
 // the daemon's behaviour towards hooks changes.
 const Version = 1
 
-// Frame bounds. A request holds one hook event (at most 1 MiB, see
-// agent.MaxEventBytes) plus a few environment variables.
+// MaxEventBytes bounds one hook event: the hook reads at most this much
+// of its stdin and the agent adapters refuse anything longer. Events are a
+// few hundred bytes to a few KiB; the bound only keeps a runaway input
+// from costing memory.
+const MaxEventBytes = 1 << 20
+
+// Frame bounds. A request holds one hook event (at most MaxEventBytes)
+// plus a few environment variables.
 const (
-	MaxRequestBytes  = 1<<20 + 64<<10
+	MaxRequestBytes  = MaxEventBytes + 64<<10
 	MaxResponseBytes = 256 << 10
 )
 
@@ -118,15 +127,29 @@ type Corpus struct {
 	Sessions int    `json:"sessions"`
 }
 
-// Write writes v as one frame.
-func Write(w io.Writer, v any) error {
+// Encode returns v as one frame: the 4-byte length, then the JSON body.
+// A json.RawMessage inside v that is not valid JSON is an error here, so
+// encoding is also the validation of a hook's event.
+func Encode(v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("wire: encode: %w", err)
+		return nil, fmt.Errorf("wire: encode: %w", err)
 	}
-	buf := make([]byte, 4, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	if _, err := w.Write(append(buf, body...)); err != nil {
+	if uint64(len(body)) > math.MaxUint32 {
+		return nil, fmt.Errorf("%w: %d bytes", ErrFrameTooLarge, len(body))
+	}
+	frame := make([]byte, 4, 4+len(body))
+	binary.BigEndian.PutUint32(frame, uint32(len(body)))
+	return append(frame, body...), nil
+}
+
+// Write writes v as one frame.
+func Write(w io.Writer, v any) error {
+	frame, err := Encode(v)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(frame); err != nil {
 		return fmt.Errorf("wire: write: %w", err)
 	}
 	return nil
@@ -151,4 +174,32 @@ func Read(r io.Reader, limit int, v any) error {
 		return fmt.Errorf("%w: %w", ErrBadFrame, err)
 	}
 	return nil
+}
+
+// Exchange is one request and its answer on c, the whole of a connection's
+// use: it sets c's deadline, writes req as a frame and reads the Response.
+// The hook and the command line's Ask both talk to the daemon through it.
+// Exchange does not close c.
+func Exchange(c net.Conn, req Request, deadline time.Time) (Response, error) {
+	frame, err := Encode(req)
+	if err != nil {
+		return Response{}, err
+	}
+	return ExchangeFrame(c, frame, deadline)
+}
+
+// ExchangeFrame is Exchange with the request already encoded (Encode), for
+// a caller that validates its request before it dials.
+func ExchangeFrame(c net.Conn, frame []byte, deadline time.Time) (Response, error) {
+	if err := c.SetDeadline(deadline); err != nil {
+		return Response{}, fmt.Errorf("wire: deadline: %w", err)
+	}
+	if _, err := c.Write(frame); err != nil {
+		return Response{}, fmt.Errorf("wire: write: %w", err)
+	}
+	var resp Response
+	if err := Read(c, MaxResponseBytes, &resp); err != nil {
+		return Response{}, err
+	}
+	return resp, nil
 }

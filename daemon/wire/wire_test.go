@@ -122,6 +122,53 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
+// FuzzEncodeEvent: Encode is the hook's only validation of its stdin, so
+// it must refuse exactly what is not JSON, and what it accepts must read
+// back as the same JSON value.
+func FuzzEncodeEvent(f *testing.F) {
+	for _, s := range []string{`{"session_id":"s","prompt":"deploy"}`, `{"session_id":`, ``, `[1,2]`, "\"\xff\"", `{"a":1} {"b":2}`, ` {"a" : [ 1 , 2 ] } `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, event []byte) {
+		frame, err := Encode(Request{Version: Version, Op: OpEvent, Event: event})
+		if len(event) == 0 {
+			// omitempty: no event at all, which the hook refuses itself.
+			if err != nil {
+				t.Fatalf("Encode without an event: %v", err)
+			}
+			return
+		}
+		if valid := json.Valid(event); valid != (err == nil) {
+			t.Fatalf("json.Valid = %v but Encode error = %v", valid, err)
+		}
+		if err != nil {
+			return
+		}
+		var r Request
+		if err := Read(bytes.NewReader(frame), len(frame), &r); err != nil {
+			t.Fatalf("read back: %v", err)
+		}
+		want, err1 := decodeNumbers(event)
+		got, err2 := decodeNumbers(r.Event)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("event %q read back as %q", event, r.Event)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("event changed (-sent +read):\n%s", diff)
+		}
+	})
+}
+
+// decodeNumbers decodes one JSON value, numbers as written (1E700 is a
+// valid JSON number that no float64 holds).
+func decodeNumbers(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
 // TestEnsureDirRefusesForeignOwner: a runtime directory someone else made
 // first (in a shared temp directory) is refused, not used. Needs root to
 // give the directory away.
