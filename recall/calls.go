@@ -1,22 +1,29 @@
 package recall
 
 import (
-	"bytes"
-	"runtime"
-	"strconv"
+	"context"
 	"sync"
 )
 
-// selectorCalls tracks the selector calls in flight, each by the goroutine
-// running it, so that Shutdown can wait for every call except the one it
-// is called from: a Selector may shut the engine down from inside Select
-// (on a fatal provider error, say), and waiting for that call would wait
-// for itself (docs/decisions/0607-shutdown-inside-select.md).
+// selectorCalls tracks the selector calls in flight, so that Shutdown can
+// wait for every call except the one it is called from: a Selector may
+// shut the engine down from inside Select (on a fatal provider error,
+// say), and waiting for that call would wait for itself. Each call carries
+// a token in the context Select receives; ShutdownFrom reads it back from
+// the context it is given and leaves that call out of its wait
+// (docs/decisions/0904-shutdown-call-token.md).
 type selectorCalls struct {
 	mu      sync.Mutex
-	pending int                      // announced, neither begun nor withdrawn
-	running map[uint64]chan struct{} // goroutine → closed when its call returns
+	pending int                        // announced, neither begun nor withdrawn
+	running map[*selectorCall]struct{} // calls that began and have not returned
 }
+
+// selectorCall is one running call's token: its identity, and closed
+// when the call returns.
+type selectorCall struct{ done chan struct{} }
+
+// callKey is the context key of the running call's token.
+type callKey struct{}
 
 // announce records a call that may begin.
 func (c *selectorCalls) announce() {
@@ -32,35 +39,37 @@ func (c *selectorCalls) withdraw() {
 	c.mu.Unlock()
 }
 
-// begin registers the announced call as running on the calling goroutine
-// and returns the function that marks it returned.
-func (c *selectorCalls) begin() (end func()) {
-	id, done := goroutineID(), make(chan struct{})
+// begin registers the announced call as running and returns the context
+// to run it under, which carries its token, and the function that marks
+// it returned.
+func (c *selectorCalls) begin(ctx context.Context) (context.Context, func()) {
+	call := &selectorCall{done: make(chan struct{})}
 	c.mu.Lock()
 	c.pending--
 	if c.running == nil {
-		c.running = map[uint64]chan struct{}{}
+		c.running = map[*selectorCall]struct{}{}
 	}
-	c.running[id] = done
+	c.running[call] = struct{}{}
 	c.mu.Unlock()
-	return func() {
+	return context.WithValue(ctx, callKey{}, call), func() {
 		c.mu.Lock()
-		delete(c.running, id)
+		delete(c.running, call)
 		c.mu.Unlock()
-		close(done)
+		close(call.done)
 	}
 }
 
-// waitOthers waits until every call is done except one running on the
-// calling goroutine. The caller guarantees no call is still pending.
-func (c *selectorCalls) waitOthers() {
-	self := goroutineID()
+// waitOthers waits until every call is done except the one whose token
+// ctx carries, if any (a token of another engine's call matches none of
+// these). The caller guarantees no call is still pending.
+func (c *selectorCalls) waitOthers(ctx context.Context) {
+	self, _ := ctx.Value(callKey{}).(*selectorCall)
 	for {
 		var wait chan struct{}
 		c.mu.Lock()
-		for id, done := range c.running {
-			if id != self {
-				wait = done
+		for call := range c.running {
+			if call != self {
+				wait = call.done
 				break
 			}
 		}
@@ -70,19 +79,4 @@ func (c *selectorCalls) waitOthers() {
 		}
 		<-wait
 	}
-}
-
-// goroutineID returns the calling goroutine's number, from the first line
-// of its stack trace ("goroutine 42 [running]:"). Go exposes no other way
-// to tell "the caller is this call"; it runs once per selector call and
-// once per Shutdown, next to a network round trip.
-func goroutineID() uint64 {
-	var buf [64]byte
-	n := runtime.Stack(buf[:], false)
-	b := bytes.TrimPrefix(buf[:n], []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
-	}
-	id, _ := strconv.ParseUint(string(b), 10, 64)
-	return id
 }

@@ -193,10 +193,21 @@ func (e *Engine) Reset() {
 // Later calls on the engine or its plans do nothing. Shutdown is
 // idempotent.
 //
-// Shutdown may be called from inside the engine's own Selector.Select: it
-// then waits for everything except that call, which returns when Select
-// does. (Waiting for it would wait for itself.)
-func (e *Engine) Shutdown() {
+// From inside the engine's own Selector.Select, call ShutdownFrom with
+// Select's context instead: Shutdown would wait for that call, which
+// cannot return before Shutdown does.
+func (e *Engine) Shutdown() { e.ShutdownFrom(context.Background()) }
+
+// ShutdownFrom is Shutdown for a caller that may be running inside the
+// engine's own Selector.Select: ctx is the context Select received, or
+// one derived from it, on any goroutine. It then waits for everything
+// except that selector call, which returns when Select does. With any
+// other context it is exactly Shutdown. The context only names the
+// caller: its cancellation does not cut the wait short.
+func (e *Engine) ShutdownFrom(ctx context.Context) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	e.mu.Lock()
 	if !e.closed {
 		e.closed = true
@@ -206,9 +217,9 @@ func (e *Engine) Shutdown() {
 	}
 	e.mu.Unlock()
 	e.stop()
-	e.wg.Wait()          // every plan pipeline has returned: no call is pending
-	e.calls.waitOthers() // every selector call but the caller's own
-	e.cat.WaitSnapshot() // a snapshot write under way finishes on disk
+	e.wg.Wait()             // every plan pipeline has returned: no call is pending
+	e.calls.waitOthers(ctx) // every selector call but the caller's own
+	e.cat.WaitSnapshot()    // a snapshot write under way finishes on disk
 }
 
 // apply steps the fsm with ev on behalf of plan p (nil for session-wide

@@ -106,8 +106,21 @@ func TestInitialContextCancelled(t *testing.T) {
 }
 
 // Shutdown with a selector call in flight cancels it and returns only when
-// every goroutine is gone; the bubble fails the test if one is left.
+// every goroutine is gone; the bubble fails the test if one is left. So
+// does ShutdownFrom given a context that is not this engine's call's: one
+// carrying another call's token (another engine's, say) leaves out
+// nothing.
 func TestShutdownWithCallInFlight(t *testing.T) {
+	foreign := context.WithValue(context.Background(), callKey{}, &selectorCall{done: make(chan struct{})})
+	for name, shutdown := range map[string]func(*Engine){
+		"Shutdown":                   (*Engine).Shutdown,
+		"ShutdownFrom(foreign call)": func(e *Engine) { e.ShutdownFrom(foreign) },
+	} {
+		t.Run(name, func(t *testing.T) { shutdownWithCallInFlight(t, shutdown) })
+	}
+}
+
+func shutdownWithCallInFlight(t *testing.T, shutdown func(*Engine)) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t)
 		inCall := make(chan struct{})
@@ -123,7 +136,7 @@ func TestShutdownWithCallInFlight(t *testing.T) {
 		p := e.Query(t.Context(), Query{Text: "deploy"})
 		p.Initial(t.Context())
 		<-inCall
-		e.Shutdown()
+		shutdown(e)
 		select {
 		case <-p.Settled():
 		default:

@@ -116,3 +116,29 @@ func ExamplePlan_ToolResult() {
 	// initial: fast heuristic [deploy-checklist.md release-freeze.md]
 	// tool result: refined model [flaky-tests.md]
 }
+
+// A selector that meets a fatal provider error shuts the engine down from
+// inside Select. It passes ShutdownFrom the context Select received, so
+// Shutdown does not wait for the very call it runs in.
+func ExampleEngine_ShutdownFrom() {
+	project, user, cleanup := exampleTree()
+	defer cleanup()
+
+	var eng *recall.Engine
+	selector := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+		fmt.Println("selector: the provider revoked the key; shutting down")
+		eng.ShutdownFrom(ctx)
+		return nil, ctx.Err()
+	})
+	eng = recall.New(recall.Options{ProjectDir: project, UserDir: user, Selector: selector})
+	defer eng.Shutdown() // the host's own Shutdown returns too
+
+	ctx := context.Background()
+	plan := eng.Query(ctx, recall.Query{Text: "deploy today"})
+	plan.Initial(ctx)
+	<-plan.Settled()
+	fmt.Println("a later query delivers nothing:", eng.Query(ctx, recall.Query{Text: "deploy"}).Initial(ctx).Empty())
+	// Output:
+	// selector: the provider revoked the key; shutting down
+	// a later query delivers nothing: true
+}

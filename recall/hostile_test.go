@@ -111,36 +111,57 @@ func TestCancelledBeforeQueryGetsNothing(t *testing.T) {
 }
 
 // TestShutdownInsideSelect: a selector that shuts the engine down from
-// inside Select (say, on a fatal provider error) must not deadlock, and the
-// host's own later Shutdown must return too.
+// inside Select (say, on a fatal provider error), passing ShutdownFrom the
+// context Select got, must not deadlock, whether it calls it on Select's
+// own goroutine or hands it to another and waits; and the host's own
+// later Shutdown must return too (decisions 0607, 0904).
 func TestShutdownInsideSelect(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t)
-		var e *Engine
-		returned := make(chan struct{})
-		sel := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
-			e.Shutdown()
-			close(returned)
-			return nil, ctx.Err()
+	for _, tt := range []struct {
+		name string
+		stop func(e *Engine, ctx context.Context)
+	}{
+		{"same goroutine", func(e *Engine, ctx context.Context) { e.ShutdownFrom(ctx) }},
+		{"derived context", func(e *Engine, ctx context.Context) {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			e.ShutdownFrom(ctx)
+		}},
+		{"another goroutine", func(e *Engine, ctx context.Context) {
+			done := make(chan struct{})
+			go func() { e.ShutdownFrom(ctx); close(done) }()
+			<-done
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFixture(t)
+				var e *Engine
+				returned := make(chan struct{})
+				sel := model.SelectorFunc(func(ctx context.Context, req model.Request) ([]string, error) {
+					tt.stop(e, ctx)
+					close(returned)
+					return nil, ctx.Err()
+				})
+				e, _ = f.engine(sel, 0)
+				p := e.Query(context.Background(), Query{Text: "deploy"})
+				p.Initial(context.Background())
+				synctest.Wait()
+				select {
+				case <-returned:
+				default:
+					t.Fatal("ShutdownFrom called inside Select did not return")
+				}
+				done := make(chan struct{})
+				go func() { e.Shutdown(); close(done) }()
+				synctest.Wait()
+				select {
+				case <-done:
+				default:
+					t.Fatal("the host's Shutdown after the selector's did not return")
+				}
+			})
 		})
-		e, _ = f.engine(sel, 0)
-		p := e.Query(context.Background(), Query{Text: "deploy"})
-		p.Initial(context.Background())
-		synctest.Wait()
-		select {
-		case <-returned:
-		default:
-			t.Fatal("Shutdown called inside Select did not return")
-		}
-		done := make(chan struct{})
-		go func() { e.Shutdown(); close(done) }()
-		synctest.Wait()
-		select {
-		case <-done:
-		default:
-			t.Fatal("the host's Shutdown after the selector's did not return")
-		}
-	})
+	}
 }
 
 // TestSelectorErrorInTelemetry: a host that wires the OpenAI adapter with

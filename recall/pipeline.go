@@ -203,8 +203,9 @@ func (p *Plan) unsurfaced(kept []*memory.Document, ranked []score.Match) ([]*mem
 //
 // The call is announced before Settle starts it (run is still counted in
 // e.wg, so once Shutdown's wait for e.wg returns no announcement is left
-// pending), and is either registered by the call when it begins, with the
-// goroutine running it, or withdrawn here if Settle never made it.
+// pending), and is either registered by the call when it begins, its
+// token put in the context Select gets, or withdrawn here if Settle never
+// made it.
 func (e *Engine) settle(ctx context.Context, req model.Request) model.Outcome {
 	const (
 		notStarted = iota
@@ -217,7 +218,8 @@ func (e *Engine) settle(ctx context.Context, req model.Request) model.Outcome {
 		if !state.CompareAndSwap(notStarted, started) {
 			return nil, ctx.Err() // Settle gave up before the call began
 		}
-		defer e.calls.begin()()
+		ctx, end := e.calls.begin(ctx)
+		defer end()
 		return e.selector.Select(ctx, req)
 	})
 	out := model.Settle(ctx, counted, req)
