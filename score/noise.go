@@ -9,9 +9,12 @@ import (
 )
 
 // usageMarkers are phrases of a document that restates how to call a tool,
-// which the model already knows from the tool's schema.
+// which the model already knows from the tool's schema. A title that ends
+// in "usage" after a colon or a dash ("Sentry get_issue_details: usage")
+// is one too (see usageTitle).
 var usageMarkers = [...]string{
 	"tool usage", "usage reference", "parameter schema", "api docs", "failed call", "field mapping",
+	"how to call",
 }
 
 // durableMarkers are phrases of a lesson worth keeping even when the tool is
@@ -34,33 +37,53 @@ func IsNoise(doc *memory.Document, q Query) bool {
 	return usageOnly(text) && mentionsTool(text, q.aliases)
 }
 
-// noiseText is the normalised text the filter reads: the title, the
-// description and the whole body the scan keeps, the same text the matcher
-// reads (docs/decisions/0208-noise-markers.md). The body's window and the
-// rest are normalised apart, as the matcher does, and joined again, so a
-// word or a tool name that straddles the window's end is read whole.
+// noiseText is the normalised text the filter reads (docText.filterText):
+// the title, the description and the whole body the scan keeps, the same
+// text the matcher reads (docs/decisions/0208-noise-markers.md).
 func noiseText(doc *memory.Document) string {
-	window, far := splitBody(doc.Body)
-	return Normalize(doc.Title) + "\n" + Normalize(doc.Description) + "\n" + Normalize(window) + Normalize(far)
+	t := normalizedText(doc)
+	return t.filterText()
 }
 
-// usageOnly reports that normalised text has a usage marker and no durable
-// marker. Usage markers are compared on words, so "api-docs", "API docs"
-// and "field_mapping" all count; durable markers must be words of the
-// prose (see hasDurableMarker).
+// usageOnly reports that normalised filter text (title first, see
+// docText.filterText) has a usage marker and no durable marker. Usage
+// markers are compared on words, so "api-docs", "API docs" and
+// "field_mapping" all count; durable markers must be words of the prose
+// (see hasDurableMarker).
 func usageOnly(text string) bool {
-	words := markerWords(text)
-	usage := false
-	for _, m := range usageMarkers {
-		if strings.Contains(words, m) {
-			usage = true
-			break
+	usage := usageTitle(text)
+	if !usage {
+		words := markerWords(text)
+		for _, m := range usageMarkers {
+			if strings.Contains(words, m) {
+				usage = true
+				break
+			}
 		}
 	}
 	if !usage {
 		return false
 	}
 	return !hasDurableMarker(text)
+}
+
+// usageTitle reports whether the first line of text (the title) ends in
+// the word "usage" set off by a colon or a dash: "Sentry MCP
+// get_issue_details: usage", "gh api – usage". A title that merely ends in
+// the word ("Redis memory usage") is about something else.
+func usageTitle(text string) bool {
+	title, _, _ := strings.Cut(text, "\n")
+	rest, ok := strings.CutSuffix(strings.TrimRight(title, " \t."), "usage")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimRight(rest, " \t")
+	for _, sep := range [...]string{":", "-", "–", "—"} {
+		if strings.HasSuffix(rest, sep) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasDurableMarker reports whether normalised text uses a durable marker

@@ -93,3 +93,44 @@ func relPaths(docs []*memory.Document) []string {
 	}
 	return out
 }
+
+// FuzzDurableMarker: the durable-marker scanner never panics on arbitrary
+// text; a marker it finds is made of words of the text; text without
+// backquotes holds none once fenced as code, and gains one when a prose
+// lesson follows it.
+func FuzzDurableMarker(f *testing.F) {
+	f.Add("Gotcha: labels must exist.")
+	f.Add("Parameters: owner (string), repo (string).")
+	f.Add("- owner: string\n- repo: string")
+	f.Add("Pass `owner` and `repo`.\n```\nknown issue\n```")
+	f.Add("Known issues: repo_owner, obj.owner, owner::x, \"owner\"")
+	f.Fuzz(func(t *testing.T, text string) {
+		text = Normalize(text)
+		found := hasDurableMarker(text)
+		if found {
+			words := strings.Fields(markerWords(text))
+			seen := false
+			for i := range words {
+				for _, m := range durableMarkers {
+					ok := i+len(m) <= len(words)
+					for k := 0; ok && k < len(m); k++ {
+						ok = words[i+k] == m[k] || words[i+k] == m[k]+"s"
+					}
+					seen = seen || ok
+				}
+			}
+			if !seen {
+				t.Fatalf("hasDurableMarker(%q) found a marker that is not among its words", text)
+			}
+		}
+		if strings.Contains(text, "`") {
+			return
+		}
+		if hasDurableMarker("```\n" + text + "\n```") {
+			t.Fatalf("a marker inside a fenced block counts: %q", text)
+		}
+		if !hasDurableMarker(text + "\n\ngotcha: it needs a retry.") {
+			t.Fatalf("a prose lesson after %q is not found", text)
+		}
+	})
+}

@@ -111,12 +111,20 @@ func (t *docText) usageOnly() (string, bool) {
 	if !t.mayBeUsage() {
 		return "", false
 	}
-	text := t[0] + "\n" + t[1] + "\n" + t[2] + t[3]
+	text := t.filterText()
 	return text, usageOnly(text)
 }
 
-// usageHints are words of which every usage marker contains one.
-var usageHints = [...]string{"usage", "schema", "docs", "failed", "mapping"}
+// filterText is the text the noise filter reads: title, description and
+// the whole body, the window and the rest joined again, so that a word or
+// a tool name that straddles the window's end is read whole.
+func (t *docText) filterText() string {
+	return t[0] + "\n" + t[1] + "\n" + t[2] + t[3]
+}
+
+// usageHints are words of which every usage marker (and a usage title)
+// contains one.
+var usageHints = [...]string{"usage", "schema", "docs", "failed", "mapping", "call"}
 
 // mayBeUsage reports whether the fields hold one of usageHints, also
 // across the join of the body's window and its rest. Marker matching keeps
