@@ -154,9 +154,7 @@ func (e *Engine) Query(ctx context.Context, q Query) *Plan {
 	p.caller = ctx
 	// Only this plan's own deliveries change the surfaced set while it is
 	// open (a reset ends it), so the set read now holds for its lifetime.
-	for _, id := range e.sess.SurfacedDocs() {
-		p.surfaced[memory.ID(id)] = struct{}{}
-	}
+	p.surfaced = e.sess.SurfacedDocs()
 	prev := e.cur
 	e.cur = p
 	out.Send(e.sink)

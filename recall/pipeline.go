@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -182,17 +183,23 @@ func (p *Plan) unsurfaced(kept []*memory.Document, ranked []score.Match) ([]*mem
 	}
 	k := kept[:0:0]
 	for _, d := range kept {
-		if _, ok := p.surfaced[d.ID]; !ok {
+		if !p.wasSurfaced(d.ID) {
 			k = append(k, d)
 		}
 	}
 	r := ranked[:0:0]
 	for _, m := range ranked {
-		if _, ok := p.surfaced[m.Doc.ID]; !ok {
+		if !p.wasSurfaced(m.Doc.ID) {
 			r = append(r, m)
 		}
 	}
 	return k, r
+}
+
+// wasSurfaced reports that id was delivered before the plan started.
+func (p *Plan) wasSurfaced(id memory.ID) bool {
+	_, ok := slices.BinarySearch(p.surfaced, fsm.DocID(id))
+	return ok
 }
 
 // settle runs model.Settle with the engine's selector, tracking the

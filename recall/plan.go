@@ -58,8 +58,9 @@ type Plan struct {
 	settled chan struct{}
 
 	// surfaced holds the documents delivered earlier in the session,
-	// read when the plan started; the plan ranks and offers only the rest.
-	surfaced map[memory.ID]struct{}
+	// sorted, as the fsm gave them when the plan started; the plan ranks
+	// and offers only the rest.
+	surfaced []fsm.DocID
 
 	// staleView is set when the plan ranked the catalog's last result
 	// without revalidating it; refresh then starts a revalidation.
@@ -82,7 +83,6 @@ func newPlan(e *Engine, id fsm.PlanID, q Query) *Plan {
 	return &Plan{
 		e: e, id: id, q: q, start: time.Now(),
 		ctx: ctx, cancel: cancel, caller: context.Background(),
-		surfaced:  map[memory.ID]struct{}{},
 		published: make(chan struct{}),
 		settled:   make(chan struct{}),
 	}
