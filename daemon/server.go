@@ -256,6 +256,7 @@ func (s *Server) shutdownSessions() {
 		all = append(all, se)
 		delete(s.sessions, k)
 	}
+	s.dropUnusedLocked()
 	s.mu.Unlock()
 	for _, se := range all {
 		se.shutdown()
@@ -304,14 +305,17 @@ func (s *Server) sweep() bool {
 	return idle
 }
 
-// dropUnusedLocked forgets the corpora no session reads.
+// dropUnusedLocked forgets the corpora no session reads, releasing their
+// file-system watches (an engine of a session ending meanwhile keeps
+// working on a closed corpus: it revalidates by stat).
 func (s *Server) dropUnusedLocked() {
 	used := map[rootsKey]bool{}
 	for _, se := range s.sessions {
 		used[se.corpus.key] = true
 	}
-	for k := range s.corpora {
+	for k, co := range s.corpora {
 		if !used[k] {
+			co.c.Close()
 			delete(s.corpora, k)
 		}
 	}

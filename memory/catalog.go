@@ -56,6 +56,11 @@ type Stats struct {
 	Reused int
 	// Workers is the number of concurrent file workers.
 	Workers int
+	// Watched says the scan was answered by the catalog's file-system
+	// watch (WithWatch): no event since the last full scan could change
+	// its result, so no directory was listed and no file stat-ed; Listed
+	// and Reused then repeat that scan's count.
+	Watched bool
 	// Duration is the scan's wall time.
 	Duration time.Duration
 }
@@ -87,6 +92,28 @@ func WithWorkers(n int) Option {
 	}
 }
 
+// WithWatch makes the catalog revalidate from file-system notifications
+// where it can (Linux inotify): a Scan that finds nothing reported since
+// the last full scan answers from the catalog without listing a directory
+// or stat-ing a file. Everything the watch cannot vouch for falls back to
+// the stat revalidation of every Scan (see Catalog). The watch holds one
+// inotify descriptor and one watch per directory until Close.
+func WithWatch() Option {
+	return func(c *Catalog) {
+		if c.watch == nil {
+			c.watch = newWatcher(c.watchSys)
+		}
+	}
+}
+
+// withInotify is WithWatch through a test's kernel seam.
+func withInotify(sys inotifySys) Option {
+	return func(c *Catalog) {
+		c.watchSys = sys
+		c.watch = newWatcher(sys)
+	}
+}
+
 // defaultRacyWindow covers the timestamp granularity of common file
 // systems (Linux takes file times from a clock that ticks every few
 // milliseconds; FAT keeps 2 s).
@@ -110,6 +137,24 @@ const defaultRacyWindow = 2 * time.Second
 //
 // Scans never overlap: a Scan (or Warm) that starts while another scan
 // runs joins it and returns its result.
+//
+// With WithWatch, a Scan first drains the watch's notification queue (one
+// non-blocking read, after the Scan began: the kernel queues an event
+// before the write, rename or delete that caused it returns). When no
+// event could change the result, every scope root still resolves to the
+// directory watched, and the last full scan was wholly watched, the Scan
+// returns that scan's result with no other I/O (Stats.Watched). Otherwise
+// it is the full revalidation above, which also arms a new watch: every
+// directory is watched before it is listed. A full scan is not watched
+// (the next Scan revalidates by stat again) when the tree holds a symlink
+// or a file with several hard links (either can change without an event
+// in a watched directory), a directory on a file system whose changes
+// inotify may miss (NFS, FUSE, ...), more than 4,096 directories, or when
+// the kernel refuses (instance or watch limits); a lost event
+// (IN_Q_OVERFLOW) or a watched directory removed or moved is a full scan.
+// Writes through a shared memory mapping are not reported by inotify: with
+// the watch such a change is seen at the next full scan. See
+// docs/decisions/0620-inotify-revalidation.md.
 type Catalog struct {
 	roots      Roots
 	workers    int
@@ -131,6 +176,12 @@ type Catalog struct {
 	scratch [][]byte
 
 	snap *snapshotState // nil: no snapshot (see WithSnapshot)
+
+	// watch is nil without WithWatch (and always off Linux). Its state
+	// belongs to the scan goroutine while a scan runs, else to mu's holder.
+	watch    *watcher
+	watchSys inotifySys
+	closed   bool // guarded by mu; set by Close
 }
 
 // scopeCache holds the entries of each scope by absolute path: the two
@@ -175,7 +226,56 @@ func NewCatalog(roots Roots, opts ...Option) *Catalog {
 	for _, o := range opts {
 		o(c)
 	}
+	if c.watch != nil {
+		// A host that drops the catalog without Close does not leak the
+		// descriptor past the next collection.
+		runtime.AddCleanup(c, (*watcher).release, c.watch)
+	}
 	return c
+}
+
+// Close releases the catalog's watch (WithWatch): its descriptor and
+// watches. A scan under way keeps its watch until it ends. The catalog
+// stays usable: later Scans revalidate by listing and stat. Close is
+// idempotent and always returns nil.
+func (c *Catalog) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.inflight == nil && c.watch != nil {
+		c.watch.release()
+	}
+	return nil
+}
+
+// Current returns the last scan's result when the watch shows the tree
+// unchanged since (Stats.Watched), and false otherwise: no watch, nothing
+// scanned yet, a scan under way, or anything reported or in doubt. It
+// never lists or stats the tree; it drains the notification queue and
+// stats the scope roots.
+func (c *Catalog) Current() (Result, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inflight != nil {
+		return Result{}, false
+	}
+	return c.currentLocked()
+}
+
+// currentLocked is Current with mu held and no scan in flight.
+func (c *Catalog) currentLocked() (Result, bool) {
+	if c.watch == nil || c.closed || !c.hasLast {
+		return Result{}, false
+	}
+	start := c.now()
+	if !c.watch.unchanged() {
+		return Result{}, false
+	}
+	res := c.last
+	res.Docs = slices.Clone(res.Docs)
+	res.Stats = Stats{Listed: res.Stats.Listed, Reused: res.Stats.Listed, Watched: true}
+	res.Stats.Duration = c.now().Sub(start)
+	return res, true
 }
 
 // Roots returns the roots the catalog reads.
@@ -193,6 +293,10 @@ func (c *Catalog) Scan(ctx context.Context) (Result, error) {
 	c.mu.Lock()
 	cl := c.inflight
 	if cl == nil {
+		if res, ok := c.currentLocked(); ok {
+			c.mu.Unlock()
+			return res, nil
+		}
 		cl = c.startLocked()
 	}
 	c.mu.Unlock()
@@ -238,6 +342,9 @@ func (c *Catalog) startLocked() *call {
 		if cl.err == nil {
 			c.last, c.hasLast = cl.res, true
 		}
+		if c.closed && c.watch != nil {
+			c.watch.release()
+		}
 		c.mu.Unlock()
 		close(cl.done)
 	}()
@@ -262,10 +369,21 @@ func (c *Catalog) scan() (Result, error) {
 	}
 	w := walker{fsys: c.fsys, cache: c.cache}
 	defer w.close()
+	if c.watch != nil {
+		c.mu.Lock()
+		closed := c.closed
+		c.mu.Unlock()
+		if !closed {
+			c.watch.arm()
+			w.watch = c.watch
+		}
+	}
 	if err := w.walkRoot(c.roots.Project, ScopeProject); err != nil {
+		w.settleWatch(false)
 		return Result{}, err
 	}
 	if err := w.walkRoot(c.roots.User, ScopeUser); err != nil {
+		w.settleWatch(false)
 		return Result{}, err
 	}
 
@@ -319,8 +437,10 @@ func (c *Catalog) scan() (Result, error) {
 	res.Stats.Workers = workers
 	docs := make([]*Document, 0, len(w.jobs))
 	changed := false
+	linked := false
 	for i := range w.jobs {
 		j, o := &w.jobs[i], &out[i]
+		linked = linked || o.key.links > 1
 		e := j.old
 		if e == nil {
 			e = &entries[j.slot]
@@ -362,6 +482,9 @@ func (c *Catalog) scan() (Result, error) {
 		docs = c.prev
 	}
 	res.Docs = docs
+	// A file with several names can change through one no watched
+	// directory holds.
+	w.settleWatch(!linked)
 	res.Stats.Duration = c.now().Sub(start)
 	if c.snap != nil && (changed || res.Stats.Read > 0) {
 		c.queueSnapshot()
@@ -376,7 +499,7 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore in
 		if err != nil {
 			return outcome{skip: skipForIO(err), skipped: true}, crlf
 		}
-		if k == e.key {
+		if k.same(e.key) {
 			return outcome{key: k, doc: e.doc, skip: e.skip, skipped: e.skipped}, crlf
 		}
 	}

@@ -23,6 +23,17 @@ type fileKey struct {
 	mtime, ctime int64 // nanoseconds since the Unix epoch
 	ino, dev     uint64
 	mode         fs.FileMode // type bits only
+	// links is the file's hard-link count where the platform reports it
+	// (0 elsewhere). It is not part of the version (same): a file with
+	// more than one link can be changed through a name the watch does not
+	// see, so the watch does not vouch for it.
+	links uint64
+}
+
+// same reports that two keys name the same version of a file.
+func (k fileKey) same(o fileKey) bool {
+	k.links = o.links
+	return k == o
 }
 
 func (k fileKey) modified() time.Time { return time.Unix(0, k.mtime) }

@@ -76,6 +76,7 @@ func keyOf(st *syscall.Stat_t) fileKey {
 		ctime: st.Ctim.Nano(),
 		ino:   st.Ino,
 		dev:   uint64(st.Dev),
+		links: uint64(st.Nlink),
 	}
 	switch st.Mode & syscall.S_IFMT {
 	case syscall.S_IFREG:

@@ -29,6 +29,7 @@ type job struct {
 // stat is needed to walk), and one goroutine keeps the visited set simple.
 type walker struct {
 	fsys    fileSystem
+	watch   *watcher // nil: this walk is not watched
 	cache   scopeCache
 	keybuf  []byte // builds a path for a cache lookup without allocating
 	jobs    []job
@@ -78,13 +79,16 @@ func (w *walker) walkRoot(root string, scope Scope) error {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		w.skipRoot(err)
+		w.watchRoot(root, abs, nil, err)
 		return nil
 	}
 	rd, err := openRootDir(real)
 	if err != nil {
 		w.skipRoot(err)
+		w.watchRoot(root, abs, nil, err)
 		return nil
 	}
+	w.watchRoot(root, abs, rd, nil)
 	w.open = append(w.open, rd) // files may be opened below it until the scan ends
 	r := &rootWalk{dir: rd, path: abs, real: real, scope: scope, visited: map[string]bool{real: true}}
 	w.links = w.links[:0]
@@ -127,6 +131,21 @@ type rootWalk struct {
 // resolved target relative to the resolved root.
 type linkDir struct{ path, rel, target, below string }
 
+// settleWatch ends the walk's watch, if any: trusted when ok and nothing
+// during the walk doubted it.
+func (w *walker) settleWatch(ok bool) {
+	if w.watch != nil {
+		w.watch.settle(ok)
+	}
+}
+
+// watchRoot tells the watch, if any, how the walk found a scope root.
+func (w *walker) watchRoot(given, abs string, d *dirHandle, err error) {
+	if w.watch != nil {
+		w.watch.root(given, abs, d, err)
+	}
+}
+
 func (w *walker) skipRoot(err error) {
 	if err != nil && errors.Is(err, fs.ErrPermission) {
 		w.skipped[SkipPermission]++
@@ -139,7 +158,15 @@ func (w *walker) skipRoot(err error) {
 // root, realDir resolved) and recurses. It closes d unless workers need
 // it. Hidden entries (.git, editor files) are not part of the tree.
 func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, depth int) {
+	if w.watch != nil {
+		// Watched before it is listed: a change after the listing is
+		// reported, one before it is in the listing.
+		w.watch.addDir(d)
+	}
 	ents, err := d.list()
+	if err != nil && w.watch != nil {
+		w.watch.doubt()
+	}
 	if err != nil && len(ents) == 0 {
 		d.close()
 		w.skipDir(err, rel == "")
@@ -238,6 +265,12 @@ func (w *walker) skipDir(err error, isRoot bool) {
 // links to directories are queued for walkRoot. The check here decides
 // what to read; the open itself (openBeneath) is what keeps it inside.
 func (w *walker) symlink(r *rootWalk, path, rel, name, realDir string) {
+	if w.watch != nil {
+		// What a link reaches can change without an event in any watched
+		// directory (its target's path may cross unwatched ones): a tree
+		// with links is revalidated by stat.
+		w.watch.doubt()
+	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		switch {

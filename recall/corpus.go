@@ -9,17 +9,19 @@ import (
 // catalog that keeps the tree warm and the ranking index over it. Engines
 // of several conversations on the same roots can share one through
 // Options.Corpus, so a process serving many sessions of one project reads
-// and indexes each file once. A Corpus is safe for concurrent use; it owns
-// no goroutine, so it needs no shutdown.
+// and indexes each file once. A Corpus is safe for concurrent use. It owns
+// no goroutine; unless built StatOnly it holds the file-system watch's
+// descriptor, which Close releases (a corpus dropped without Close
+// releases it when it is garbage collected).
 type Corpus struct {
 	cat   *memory.Catalog
 	index *score.Index
 }
 
 // NewCorpus returns the corpus of opts' roots (ProjectDir, UserDir,
-// either may be "", and PlainProjectNotes) with opts' snapshot (SnapshotDir); the other fields
-// are the engines' business. It does no I/O: the first engine on it
-// starts the warm-up.
+// either may be "", and PlainProjectNotes) with opts' snapshot
+// (SnapshotDir) and watch (StatOnly); the other fields are the engines'
+// business. It does no I/O: the first engine on it starts the warm-up.
 func NewCorpus(opts Options) *Corpus {
 	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
 	return &Corpus{
@@ -27,6 +29,11 @@ func NewCorpus(opts Options) *Corpus {
 		index: score.NewIndex(),
 	}
 }
+
+// Close releases the corpus's file-system watch. Engines still using the
+// corpus keep working: their queries revalidate by stat from then on. It
+// is idempotent and always returns nil.
+func (c *Corpus) Close() error { return c.cat.Close() }
 
 // Documents reports how many documents the last scan found, and whether
 // a scan has finished yet. It reads no file.

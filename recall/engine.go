@@ -20,6 +20,9 @@ import (
 type Engine struct {
 	cat   *memory.Catalog
 	index *score.Index
+	// ownCorpus: the engine built its corpus (no Options.Corpus), so
+	// Shutdown closes it.
+	ownCorpus bool
 	// gate holds the warm-up's indexing back while a plan ranks.
 	gate rankGate
 	// warmed is closed when the warm-up goroutine returns.
@@ -69,23 +72,24 @@ func newEngine(opts Options, faults fault) *Engine {
 		clock = time.Now
 	}
 	life, stop := context.WithCancel(context.Background())
-	corpus := opts.Corpus
+	corpus, own := opts.Corpus, false
 	if corpus == nil {
-		corpus = NewCorpus(opts)
+		corpus, own = NewCorpus(opts), true
 	}
 	e := &Engine{
-		cat:      corpus.cat,
-		index:    corpus.index,
-		budget:   promptBudget(opts.MaxPromptBytes),
-		selector: opts.Selector,
-		sink:     opts.Sink,
-		clock:    clock,
-		faults:   faults,
-		origin:   time.Now(),
-		life:     life,
-		stop:     stop,
-		sess:     fsm.NewSession(),
-		warmed:   make(chan struct{}),
+		cat:       corpus.cat,
+		index:     corpus.index,
+		ownCorpus: own,
+		budget:    promptBudget(opts.MaxPromptBytes),
+		selector:  opts.Selector,
+		sink:      opts.Sink,
+		clock:     clock,
+		faults:    faults,
+		origin:    time.Now(),
+		life:      life,
+		stop:      stop,
+		sess:      fsm.NewSession(),
+		warmed:    make(chan struct{}),
 	}
 	e.wg.Add(1)
 	go e.warm()
@@ -218,6 +222,9 @@ func (e *Engine) ShutdownFrom(ctx context.Context) {
 	e.wg.Wait()             // every plan pipeline has returned: no call is pending
 	e.calls.waitOthers(ctx) // every selector call but the caller's own
 	e.cat.WaitSnapshot()    // a snapshot write under way finishes on disk
+	if e.ownCorpus {
+		e.cat.Close() // the watch's descriptor; a shared corpus is its owner's
+	}
 }
 
 // apply steps the fsm with ev on behalf of plan p (nil for session-wide

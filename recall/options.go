@@ -48,6 +48,16 @@ type Options struct {
 	// ("saved 3 days ago"). Nil is time.Now. Waits and durations never
 	// read it: they use the monotonic clock.
 	Clock func() time.Time
+	// StatOnly turns the catalog's file-system watch off: every query
+	// then revalidates the tree by listing each directory and stat-ing
+	// each file, as before the watch existed. By default (false) the
+	// catalog watches the tree where the platform allows it (Linux
+	// inotify), and a query on a tree with nothing reported since the last
+	// scan reads nothing but the notification queue
+	// (docs/decisions/0620-inotify-revalidation.md). The watch holds one
+	// inotify descriptor until Shutdown (or Corpus.Close for a shared
+	// corpus).
+	StatOnly bool
 	// SnapshotDir is where the engine keeps the persistent snapshot of its
 	// memory tree (one file per pair of roots), so that a fresh process
 	// on an unchanged tree stats the files instead of reading them

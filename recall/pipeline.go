@@ -22,7 +22,8 @@ import (
 // next one: revalidating 10,000 files costs more than the whole 15 ms
 // Query → fast budget of spec §8. A file count rather than the last scan's
 // duration, so the choice does not flip with the machine's load. See
-// docs/decisions/0603-freshness.md.
+// docs/decisions/0603-freshness.md. Either way, a tree the catalog's watch
+// shows unchanged is exact at no cost (docs/decisions/0620-inotify-revalidation.md).
 const syncScanMaxFiles = 2000
 
 // snapshot returns the documents a query ranks, and whether they came
@@ -32,6 +33,9 @@ const syncScanMaxFiles = 2000
 // first request.
 func (e *Engine) snapshot() (res memory.Result, cached bool, err error) {
 	if last, ok := e.cat.Last(); ok && last.Stats.Listed > syncScanMaxFiles {
+		if cur, ok := e.cat.Current(); ok {
+			return cur, false, nil
+		}
 		return last, true, nil
 	}
 	res, err = e.scan()

@@ -26,10 +26,14 @@ func snapshotTag() string { return fmt.Sprintf("score=%d", score.Version) }
 
 // catalogOptions returns the catalog options opts ask for.
 func catalogOptions(opts Options, roots memory.Roots) []memory.Option {
-	if opts.SnapshotDir == "" {
-		return nil
+	var o []memory.Option
+	if !opts.StatOnly {
+		o = append(o, memory.WithWatch())
 	}
-	return []memory.Option{memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag())}
+	if opts.SnapshotDir != "" {
+		o = append(o, memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag()))
+	}
+	return o
 }
 
 // SnapshotStats reports what the engine's catalog did with its snapshot:

@@ -1,0 +1,358 @@
+//go:build linux
+
+package memory
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name  string
+		mask  uint32
+		entry string
+		want  watchAction
+	}{
+		{"queue overflow", syscall.IN_Q_OVERFLOW, "", watchRescan},
+		{"watch removed", syscall.IN_IGNORED, "", watchRescan},
+		{"file system unmounted", syscall.IN_UNMOUNT, "", watchRescan},
+		{"watched directory deleted", syscall.IN_DELETE_SELF, "", watchRescan},
+		{"watched directory moved", syscall.IN_MOVE_SELF, "", watchRescan},
+		{"watched directory's mode", syscall.IN_ATTRIB | syscall.IN_ISDIR, "", watchRescan},
+		{"topic written", syscall.IN_MODIFY, "a.md", watchRescan},
+		{"topic closed after writing", syscall.IN_CLOSE_WRITE, "a.md", watchRescan},
+		{"topic chmod", syscall.IN_ATTRIB, "a.md", watchRescan},
+		{"topic created", syscall.IN_CREATE, "a.md", watchRescan},
+		{"topic deleted", syscall.IN_DELETE, "a.md", watchRescan},
+		{"topic renamed away", syscall.IN_MOVED_FROM, "a.md", watchRescan},
+		{"topic renamed here", syscall.IN_MOVED_TO, "a.md", watchRescan},
+		{"directory created", syscall.IN_CREATE | syscall.IN_ISDIR, "sub", watchRescan},
+		{"directory deleted", syscall.IN_DELETE | syscall.IN_ISDIR, "sub", watchRescan},
+		{"directory renamed here", syscall.IN_MOVED_TO | syscall.IN_ISDIR, "sub", watchRescan},
+		{"subdirectory chmod", syscall.IN_ATTRIB | syscall.IN_ISDIR, "sub", watchRescan},
+		{"non-topic created (may be a link to a directory)", syscall.IN_CREATE, "notes", watchRescan},
+		{"non-topic deleted", syscall.IN_DELETE, "notes.txt", watchRescan},
+		{"index created", syscall.IN_CREATE, "MEMORY.md", watchRescan},
+		{"index written", syscall.IN_MODIFY, "MEMORY.md", watchIgnore},
+		{"index chmod", syscall.IN_ATTRIB, "MEMORY.md", watchIgnore},
+		{"text file written", syscall.IN_MODIFY | syscall.IN_CLOSE_WRITE, "notes.txt", watchIgnore},
+		{"hidden file written", syscall.IN_MODIFY, ".a.md.swp", watchIgnore},
+		{"hidden file created", syscall.IN_CREATE, ".a.md.swp", watchIgnore},
+		{"hidden directory created", syscall.IN_CREATE | syscall.IN_ISDIR, ".git", watchIgnore},
+		{"hidden name renamed to a topic", syscall.IN_MOVED_FROM, ".tmp123", watchIgnore},
+		{"overflow wins over a hidden name", syscall.IN_Q_OVERFLOW, ".x", watchRescan},
+	}
+	var got, want []string
+	for _, tt := range tests {
+		got = append(got, tt.name+": "+classify(tt.mask, tt.entry).String())
+		want = append(want, tt.name+": "+tt.want.String())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("classify (-want +got):\n%s", diff)
+	}
+}
+
+// fakeInotify is the kernel with injected failures.
+type fakeInotify struct {
+	kernelInotify
+	mu       sync.Mutex
+	initErr  error
+	addErr   error
+	fsType   int64 // nonzero: what fstatfs reports
+	overflow bool  // the next read returns a lost-event marker
+}
+
+func (f *fakeInotify) init() (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.initErr != nil {
+		return -1, f.initErr
+	}
+	return f.kernelInotify.init()
+}
+
+func (f *fakeInotify) addWatch(fd int, path string, mask uint32) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.addErr != nil {
+		return -1, f.addErr
+	}
+	return f.kernelInotify.addWatch(fd, path, mask)
+}
+
+func (f *fakeInotify) fstatfs(fd int, st *syscall.Statfs_t) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	err := f.kernelInotify.fstatfs(fd, st)
+	if f.fsType != 0 {
+		st.Type = f.fsType
+	}
+	return err
+}
+
+func (f *fakeInotify) read(fd int, buf []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.overflow {
+		f.overflow = false
+		// struct inotify_event{wd=-1, mask=IN_Q_OVERFLOW, cookie=0, len=0}
+		binary.NativeEndian.PutUint32(buf[0:], 0xFFFFFFFF)
+		binary.NativeEndian.PutUint32(buf[4:], syscall.IN_Q_OVERFLOW)
+		binary.NativeEndian.PutUint32(buf[8:], 0)
+		binary.NativeEndian.PutUint32(buf[12:], 0)
+		return inotifyEventSize, nil
+	}
+	return f.kernelInotify.read(fd, buf)
+}
+
+func writeTopic(t testing.TB, path, title, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(topic("user", title, body)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scanWatched scans and reports whether the watch answered, checking the
+// result against a fresh scan either way.
+func scanWatched(t *testing.T, c *Catalog) (Result, bool) {
+	t.Helper()
+	got, err := c.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := Scan(context.Background(), c.Roots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(snap(fresh), snap(got)); diff != "" {
+		t.Fatalf("catalog differs from a fresh scan (-fresh +catalog):\n%s", diff)
+	}
+	return got, got.Stats.Watched
+}
+
+func TestWatchAnswersUnchangedTree(t *testing.T) {
+	proj, user := t.TempDir(), filepath.Join(t.TempDir(), "missing")
+	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	writeTopic(t, filepath.Join(proj, "sub", "b.md"), "B", "beta")
+	c := NewCatalog(Roots{Project: proj, User: user}, WithWatch())
+	defer c.Close()
+
+	steps := []struct {
+		name   string
+		change func()
+		want   bool // the scan after the change is answered by the watch
+	}{
+		{"first scan", func() {}, false},
+		{"nothing changed", func() {}, true},
+		{"nothing changed again", func() {}, true},
+		{"topic rewritten", func() { writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha two") }, false},
+		{"after the rescan", func() {}, true},
+		{"index created", func() { os.WriteFile(filepath.Join(proj, "MEMORY.md"), []byte("- a"), 0o644) }, false},
+		{"index rewritten", func() { os.WriteFile(filepath.Join(proj, "MEMORY.md"), []byte("- a\n- b"), 0o644) }, true},
+		{"new directory with a topic", func() { writeTopic(t, filepath.Join(proj, "new", "deep", "c.md"), "C", "gamma") }, false},
+		{"settled", func() {}, true},
+		{"topic in the new directory", func() { writeTopic(t, filepath.Join(proj, "new", "deep", "d.md"), "D", "delta") }, false},
+		{"settled again", func() {}, true},
+		{"missing user root created", func() { writeTopic(t, filepath.Join(user, "u.md"), "U", "user") }, false},
+		{"both roots watched", func() {}, true},
+		{"user topic chmod", func() { os.Chmod(filepath.Join(user, "u.md"), 0o600) }, false},
+		{"hidden file written", func() { os.WriteFile(filepath.Join(proj, ".swap"), []byte("x"), 0o644) }, true},
+		{"directory removed", func() { os.RemoveAll(filepath.Join(proj, "new")) }, false},
+		{"settled at last", func() {}, true},
+	}
+	var got, want []string
+	for _, s := range steps {
+		s.change()
+		_, w := scanWatched(t, c)
+		got = append(got, s.name+": "+map[bool]string{true: "watched", false: "scanned"}[w])
+		want = append(want, s.name+": "+map[bool]string{true: "watched", false: "scanned"}[s.want])
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("which scans the watch answered (-want +got):\n%s", diff)
+	}
+}
+
+// TestWatchRootReplaced: a root renamed away and another directory put in
+// its place, a root symlink retargeted, and a parent renamed report no
+// event inside the watched tree; the root check catches them.
+func TestWatchRootReplaced(t *testing.T) {
+	base := t.TempDir()
+	real1, real2 := filepath.Join(base, "r1"), filepath.Join(base, "r2")
+	writeTopic(t, filepath.Join(real1, "a.md"), "One", "first")
+	writeTopic(t, filepath.Join(real2, "a.md"), "Two", "second")
+	link := filepath.Join(base, "root")
+	if err := os.Symlink(real1, link); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCatalog(Roots{Project: link}, WithWatch())
+	defer c.Close()
+	scanWatched(t, c)
+	if _, w := scanWatched(t, c); !w {
+		t.Fatal("unchanged tree under a symlinked root was not answered by the watch")
+	}
+	// Retarget the root's link.
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real2, link); err != nil {
+		t.Fatal(err)
+	}
+	if res, w := scanWatched(t, c); w || res.Docs[0].Title != "Two" {
+		t.Fatalf("retargeted root: watched=%v", w)
+	}
+	scanWatched(t, c)
+	// Rename the root's parent away and put another tree in its place.
+	if err := os.Rename(base, base+".old"); err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base + ".old")
+	writeTopic(t, filepath.Join(real2, "a.md"), "Three", "third")
+	if err := os.Symlink(real2, link); err != nil {
+		t.Fatal(err)
+	}
+	if res, w := scanWatched(t, c); w || res.Docs[0].Title != "Three" {
+		t.Fatalf("parent replaced: watched=%v", w)
+	}
+}
+
+// TestWatchFallbacks: whatever the watch cannot vouch for is revalidated
+// by stat, every time, with the right result.
+func TestWatchFallbacks(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, proj string, f *fakeInotify)
+	}{
+		{"watch limit (ENOSPC)", func(t *testing.T, proj string, f *fakeInotify) { f.addErr = syscall.ENOSPC }},
+		{"instance limit (EMFILE)", func(t *testing.T, proj string, f *fakeInotify) { f.initErr = syscall.EMFILE }},
+		{"no /proc (ENOENT)", func(t *testing.T, proj string, f *fakeInotify) { f.addErr = syscall.ENOENT }},
+		{"network file system", func(t *testing.T, proj string, f *fakeInotify) { f.fsType = 0x6969 }},
+		{"symlinked topic", func(t *testing.T, proj string, f *fakeInotify) {
+			if err := os.Symlink("a.md", filepath.Join(proj, "link.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"hard-linked topic", func(t *testing.T, proj string, f *fakeInotify) {
+			if err := os.Link(filepath.Join(proj, "a.md"), filepath.Join(t.TempDir(), "elsewhere.md")); err != nil {
+				t.Skip("no hard links across these directories:", err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proj := t.TempDir()
+			writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+			writeTopic(t, filepath.Join(proj, "sub", "b.md"), "B", "beta")
+			f := &fakeInotify{}
+			tt.setup(t, proj, f)
+			c := NewCatalog(Roots{Project: proj}, withInotify(f))
+			defer c.Close()
+			for i := range 3 {
+				if _, w := scanWatched(t, c); w {
+					t.Fatalf("scan %d was answered by a watch that cannot vouch for the tree", i)
+				}
+			}
+			writeTopic(t, filepath.Join(proj, "sub", "b.md"), "B", "beta changed")
+			if res, _ := scanWatched(t, c); byRel(res.Docs)["sub/b.md"].Body != "beta changed" {
+				t.Fatal("change not seen")
+			}
+		})
+	}
+}
+
+// TestWatchOverflow: a lost event (IN_Q_OVERFLOW) makes the next scan a
+// full one, after which the watch answers again.
+func TestWatchOverflow(t *testing.T) {
+	proj := t.TempDir()
+	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	f := &fakeInotify{}
+	c := NewCatalog(Roots{Project: proj}, withInotify(f))
+	defer c.Close()
+	scanWatched(t, c)
+	if _, w := scanWatched(t, c); !w {
+		t.Fatal("unchanged tree not answered by the watch")
+	}
+	f.mu.Lock()
+	f.overflow = true
+	f.mu.Unlock()
+	if _, w := scanWatched(t, c); w {
+		t.Fatal("scan after a queue overflow trusted the watch")
+	}
+	if c.watch.overflows != 1 {
+		t.Fatalf("overflows = %d, want 1", c.watch.overflows)
+	}
+	if _, w := scanWatched(t, c); !w {
+		t.Fatal("the watch was not re-armed after the overflow's full scan")
+	}
+}
+
+// openFDs counts this process's open descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(ents)
+}
+
+// TestWatchCloseReleases: Close gives back the inotify descriptor, the
+// watch starts no goroutine, and a closed catalog still scans correctly.
+func TestWatchCloseReleases(t *testing.T) {
+	proj := t.TempDir()
+	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+	c := NewCatalog(Roots{Project: proj}, WithWatch())
+	scanWatched(t, c)
+	if _, w := scanWatched(t, c); !w {
+		t.Fatal("unchanged tree not answered by the watch")
+	}
+	if got := openFDs(t); got != fds+1 {
+		t.Errorf("open descriptors while watching: %d, want %d", got, fds+1)
+	}
+	if got := runtime.NumGoroutine(); got != goroutines {
+		t.Errorf("goroutines while watching: %d, want %d", got, goroutines)
+	}
+	c.Close()
+	c.Close()
+	if got := openFDs(t); got != fds {
+		t.Errorf("open descriptors after Close: %d, want %d", got, fds)
+	}
+	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha two")
+	for range 2 {
+		if res, w := scanWatched(t, c); w || res.Docs[0].Body != "alpha two" {
+			t.Fatalf("scan after Close: watched=%v", w)
+		}
+	}
+	if got := openFDs(t); got != fds {
+		t.Errorf("open descriptors after scans of a closed catalog: %d, want %d", got, fds)
+	}
+}
+
+// TestWatchCloseDuringScan: Close while a scan runs releases the watch
+// when that scan ends.
+func TestWatchCloseDuringScan(t *testing.T) {
+	proj := t.TempDir()
+	for i := range 50 {
+		writeTopic(t, filepath.Join(proj, "d", string(rune('a'+i%26))+string(rune('a'+i/26))+".md"), "T", "body")
+	}
+	fds := openFDs(t)
+	c := NewCatalog(Roots{Project: proj}, WithWatch())
+	c.Warm()
+	c.Close()
+	scanWatched(t, c) // joins the warm-up or runs after it
+	if got := openFDs(t); got != fds {
+		t.Errorf("open descriptors after Close and the scan: %d, want %d", got, fds)
+	}
+}
