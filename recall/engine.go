@@ -60,8 +60,9 @@ type Engine struct {
 }
 
 // New starts an engine on the given memory roots and begins warming its
-// catalog in the background, so the first query reads memory that is
-// already parsed and indexed. Call Shutdown when the conversation ends.
+// catalog in the background (unless Options.NoWarmUp), so the first query
+// reads memory that is already parsed and indexed. Call Shutdown when the
+// conversation ends.
 func New(opts Options) *Engine {
 	return newEngine(opts, 0)
 }
@@ -90,6 +91,10 @@ func newEngine(opts Options, faults fault) *Engine {
 		stop:      stop,
 		sess:      fsm.NewSession(),
 		warmed:    make(chan struct{}),
+	}
+	if opts.NoWarmUp {
+		close(e.warmed)
+		return e
 	}
 	e.wg.Add(1)
 	go e.warm()
@@ -132,7 +137,8 @@ func (e *Engine) scan() (memory.Result, error) {
 }
 
 // Warmed returns a channel that is closed when the engine's warm-up has
-// read the tree and indexed it (or given up, or Shutdown stopped it). A
+// read the tree and indexed it (or given up, or Shutdown stopped it), or at
+// once when Options.NoWarmUp asked for none. A
 // host never needs it — a query during the warm-up ranks what is read so
 // far — but one whose first query would otherwise race a cold scan
 // against the initial ceiling (a daemon whose first event of a session is

@@ -64,4 +64,13 @@ type Options struct {
 	// (docs/decisions/0610-snapshot.md). Empty: no snapshot, which is the
 	// off switch. DefaultSnapshotDir is the usual place.
 	SnapshotDir string
+	// NoWarmUp starts no warm-up: the engine neither reads nor indexes the
+	// tree in the background when it is created, and its first Query scans
+	// the tree itself and ranks it directly, as a query during a warm-up
+	// does. It is for a host that asks one query and exits (the memrecall
+	// query command): there the warm-up's index is never used, and its
+	// indexing competes with the query and the output for the CPU
+	// (docs/decisions/0800-one-shot-process.md). Warmed is then closed at
+	// once. False, the default, suits every long-lived host.
+	NoWarmUp bool
 }

@@ -100,7 +100,12 @@ flags:`)
 		return 1
 	}
 	q := recall.Query{Text: text, RecentTools: splitTools(*tools)}
-	r := runTurn(roots, sel, q, snapshotDir(*noSnap))
+	r, shutdown := runTurn(roots, sel, q, snapshotDir(*noSnap))
+	// The engine shuts down once the output is written: Shutdown waits for
+	// a snapshot write under way, which must reach the disk before the
+	// process exits but need not hold the answer back
+	// (docs/decisions/0800-one-shot-process.md).
+	defer shutdown()
 	if *asJSON {
 		if err := writeQueryJSON(stdout, roots, why, q, selName, r); err != nil {
 			fmt.Fprintf(stderr, "memrecall query: %v\n", err)
@@ -176,14 +181,18 @@ type turn struct {
 }
 
 // runTurn runs one query on a fresh engine: Query, the initial point, a
-// tool result once the selector settled, the end of the turn.
-func runTurn(roots memory.Roots, sel model.Selector, q recall.Query, snapDir string) turn {
+// tool result once the selector settled, the end of the turn. The engine
+// starts no warm-up (the process asks one query; recall.Options.NoWarmUp).
+// The caller calls shutdown, which waits for the engine's goroutines and
+// its snapshot write, after it has used the turn.
+func runTurn(roots memory.Roots, sel model.Selector, q recall.Query, snapDir string) (r turn, shutdown func()) {
 	rec := &telemetry.Recorder{}
-	eng := recall.New(recall.Options{ProjectDir: roots.Project, UserDir: roots.User, PlainProjectNotes: roots.PlainProject, Selector: sel, Sink: rec, SnapshotDir: snapDir})
-	defer eng.Shutdown()
+	eng := recall.New(recall.Options{
+		ProjectDir: roots.Project, UserDir: roots.User, PlainProjectNotes: roots.PlainProject,
+		Selector: sel, Sink: rec, SnapshotDir: snapDir, NoWarmUp: true,
+	})
 
 	ctx := context.Background()
-	var r turn
 	plan := eng.Query(ctx, q)
 	start := time.Now()
 	r.initial = plan.Initial(ctx)
@@ -194,7 +203,7 @@ func runTurn(roots memory.Roots, sel model.Selector, q recall.Query, snapDir str
 	plan.End()
 	r.trace = plan.Trace()
 	r.events = rec.Events()
-	return r
+	return r, eng.Shutdown
 }
 
 func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, selName string, r turn) {

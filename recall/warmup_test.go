@@ -1,0 +1,71 @@
+package recall
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memrecall/memrecall/memory"
+)
+
+// An engine with Options.NoWarmUp reads nothing until its first query, and
+// that query answers exactly as the same query on an engine that warmed
+// up first.
+func TestNoWarmUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t)
+		opts := func(noWarm bool) Options {
+			return Options{
+				ProjectDir: f.project, UserDir: f.user, NoWarmUp: noWarm,
+				Clock: func() time.Time { return fixtureNow },
+			}
+		}
+		type answer struct {
+			Text   string
+			Docs   []memory.ID
+			Ranked []memory.ID
+		}
+		ask := func(e *Engine) answer {
+			p := e.Query(t.Context(), Query{Text: "deploy release"})
+			inj := p.Initial(t.Context())
+			<-p.Settled()
+			p.End()
+			a := answer{Text: inj.Text, Docs: inj.Docs}
+			for _, m := range p.Trace().Ranked {
+				a.Ranked = append(a.Ranked, m.Doc.ID)
+			}
+			return a
+		}
+
+		warm := New(opts(false))
+		defer warm.Shutdown()
+		<-warm.Warmed()
+		want := ask(warm)
+
+		o := opts(true)
+		o.Corpus = NewCorpus(o)
+		cold := New(o)
+		defer cold.Shutdown()
+		select {
+		case <-cold.Warmed():
+		default:
+			t.Fatal("Warmed is not closed at once without a warm-up")
+		}
+		synctest.Wait() // a warm-up, had one started, would have scanned by now
+		if n, scanned := o.Corpus.Documents(); scanned {
+			t.Fatalf("the catalog scanned (%d documents) before any query", n)
+		}
+		got := ask(cold)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("first query without a warm-up (-warmed +not):\n%s", diff)
+		}
+		if len(got.Docs) == 0 {
+			t.Error("the query delivered nothing")
+		}
+		if n, scanned := o.Corpus.Documents(); !scanned || n != 8 {
+			t.Errorf("after the query: %d documents, scanned %v; want 8, true", n, scanned)
+		}
+	})
+}
