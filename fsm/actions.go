@@ -31,10 +31,11 @@ func recordRanking(s *Session, ev Event) Output {
 }
 
 // recordSelection keeps the settled selection and emits the plan's
-// selection event.
+// selection event. The selection is the one the row's guard looked at:
+// Step sets s.in to the step's event before any guard or action runs.
 func recordSelection(s *Session, ev Event) Output {
 	p := &s.cur
-	p.selection, p.strategy = s.selectionFor(ev)
+	p.selection, p.strategy = s.in.selection()
 	return Output{Telemetry: []telemetry.Event{telemetry.SelectionEvent(telemetry.Selection{
 		Strategy: p.strategy,
 		Scanned:  p.scanned,

@@ -1,6 +1,10 @@
 package fsm
 
-import "context"
+import (
+	"context"
+
+	"github.com/memrecall/memrecall/telemetry"
+)
 
 // The guards of the lifecycle's rows. Each is a named, side-effect-free
 // function of the session before the step and the event, with the
@@ -13,6 +17,32 @@ import "context"
 type guardInput struct {
 	s  *Session
 	ev Event
+	// sel and strategy memoise selectionFor(ev) for the step: both settle
+	// rows' guards and the action of the row taken need it.
+	sel      []DocID
+	strategy telemetry.Strategy
+	selKnown bool
+}
+
+// selection is selectionFor(ev), computed once per step.
+func (in *guardInput) selection() ([]DocID, telemetry.Strategy) {
+	if !in.selKnown {
+		in.sel, in.strategy = in.s.selectionFor(in.ev)
+		in.selKnown = true
+	}
+	return in.sel, in.strategy
+}
+
+// settleEnds reports whether settling with the step's event ends the plan
+// at once: the initial point has passed and the selection it makes has
+// nothing that was not surfaced.
+func (in *guardInput) settleEnds() bool {
+	s := in.s
+	if s.cur.has(progSettled) || !s.cur.has(progInitialPassed) {
+		return false
+	}
+	sel, _ := in.selection()
+	return s.countNew(sel) == 0
 }
 
 func input(args []any) *guardInput { return args[0].(*guardInput) }
@@ -35,15 +65,14 @@ func alreadySettled(_ context.Context, args ...any) bool {
 // settlesWithNothingLeft: the initial point has passed and the incoming
 // selection has nothing that was not surfaced — the plan ends now.
 func settlesWithNothingLeft(_ context.Context, args ...any) bool {
-	in := input(args)
-	return in.s.settleEndsPlan(in.ev)
+	return input(args).settleEnds()
 }
 
 // settlesToWait: the selection is kept for the initial or the next
 // tool-result point.
 func settlesToWait(_ context.Context, args ...any) bool {
 	in := input(args)
-	return !in.s.cur.has(progSettled) && !in.s.settleEndsPlan(in.ev)
+	return !in.s.cur.has(progSettled) && !in.settleEnds()
 }
 
 // settledWithRemainder: at the initial point, the plan settled inside the
@@ -97,35 +126,6 @@ func (s *Session) initialOpen() bool {
 
 func (s *Session) remainderReady() bool {
 	return s.cur.has(progInitialPassed) && s.cur.has(progSettled) && s.hasRemainder()
-}
-
-// settleEndsPlan reports whether settling with ev ends the plan at once.
-func (s *Session) settleEndsPlan(ev Event) bool {
-	if s.cur.has(progSettled) || !s.cur.has(progInitialPassed) {
-		return false
-	}
-	// The selection selectionFor would make, checked without building it
-	// (two guards ask this on every settle after the initial point).
-	docs, limit := ev.Docs, MaxRelevantDocs
-	if ev.Failed {
-		docs = s.cur.ranking
-	} else if s.mut.has(mutNoSelectionCap) {
-		limit = len(docs)
-	}
-	n := 0
-	for i, d := range docs {
-		if n == limit {
-			break
-		}
-		if containsDoc(docs[:i], d) {
-			continue
-		}
-		n++
-		if !s.excluded(d) {
-			return false
-		}
-	}
-	return true
 }
 
 func (s *Session) hasRemainder() bool { return s.remainderLen() > 0 }

@@ -29,7 +29,7 @@ func (s *Session) Step(ev Event) Output {
 	if int(from) >= len(lifecycle) {
 		return s.unchanged()
 	}
-	s.in.s, s.in.ev = s, ev
+	s.in = guardInput{s: s, ev: ev}
 	args := s.args[:]
 	args[0] = &s.in
 	rows := lifecycle[from]
@@ -163,9 +163,13 @@ func (s *Session) remainder() []DocID {
 }
 
 // remainderLen counts the remainder without building it.
-func (s *Session) remainderLen() int {
+func (s *Session) remainderLen() int { return s.countNew(s.cur.selection) }
+
+// countNew counts the documents of docs, which are distinct, that were not
+// surfaced: firstDistinct(docs, len(docs), true) without building it.
+func (s *Session) countNew(docs []DocID) int {
 	n := 0
-	for _, d := range s.cur.selection {
+	for _, d := range docs {
 		if !s.excluded(d) {
 			n++
 		}
