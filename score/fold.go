@@ -32,7 +32,19 @@ import (
 // and fold is applied only to word tokens (never to CJK or Thai-like
 // n-grams). fold is idempotent, and ASCII is its own fold.
 func fold(tok string) string {
-	if isASCII(tok) || !needsFold(tok) {
+	if isASCII(tok) {
+		return tok
+	}
+	if f, ok := foldFast(tok); ok {
+		return f
+	}
+	return foldFull(tok)
+}
+
+// foldFull is fold by its definition, for any text: the path of tokens
+// foldFast does not handle, and the reference foldFast is tested against.
+func foldFull(tok string) string {
+	if !needsFoldFull(tok) {
 		return tok
 	}
 	d := norm.NFD.String(tok)
@@ -54,6 +66,14 @@ func fold(tok string) string {
 // needsFold reports whether fold could change tok: it holds a character
 // that decomposes, a mark, or one of the replaced letters.
 func needsFold(tok string) bool {
+	if needs, ok := needsFoldFast(tok); ok {
+		return needs
+	}
+	return needsFoldFull(tok)
+}
+
+// needsFoldFull is needsFold by its definition (see foldFull).
+func needsFoldFull(tok string) bool {
 	for i := 0; i < len(tok); {
 		r, size := utf8.DecodeRuneInString(tok[i:])
 		i += size

@@ -75,17 +75,24 @@ func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f fiel
 	for i, text := range t {
 		f := fieldOf[i]
 		forEachToken(text, func(tok string) {
-			if q != nil && !q.mayMatch(tok) {
+			// Decided once per token: whether its keys may fold, for the
+			// filter and for the folded keys below. A key is made of the
+			// token's characters (and an ASCII e), so when the token does
+			// not fold, none of its keys does.
+			folds := !isASCII(tok) && isWordToken(tok) && needsFold(tok)
+			if q != nil && !q.mayMatchFolding(tok, folds) {
 				return
 			}
 			*buf = appendKeys((*buf)[:0], tok)
+			n := len(*buf)
 			for _, k := range *buf {
 				fn(k, f)
 			}
-			if isASCII(tok) || !isWordToken(tok) {
+			if !folds {
 				return
 			}
-			for _, k := range appendFoldedKeys(nil, *buf) {
+			*buf = appendFoldedKeys(*buf, (*buf)[:n])
+			for _, k := range (*buf)[n:] {
 				fn(k, f<<foldShift)
 			}
 		})

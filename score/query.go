@@ -160,6 +160,15 @@ func headBit(t string) uint {
 // mayMatch reports whether some key of field token f could be a query
 // token; false means none is, so the keys need not be computed.
 func (q *Query) mayMatch(f string) bool {
+	word := !isASCII(f) && isWordToken(f)
+	return q.mayMatchFolding(f, word && needsFold(f))
+}
+
+// mayMatchFolding is mayMatch for a caller that has already decided
+// whether f is a non-ASCII word token that folding changes (needsFold):
+// forEachKey decides it once per token, for this filter and for the
+// folded keys it files.
+func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	if len(f) < 3 || strings.HasPrefix(f, arabicArticle) {
 		return true // keys that drop the article start elsewhere
 	}
@@ -169,7 +178,7 @@ func (q *Query) mayMatch(f string) bool {
 	if len(f) >= 5 && f[2] == 'i' && f[3] == 'e' {
 		return true // the stem of "tries" is "try": another head
 	}
-	if !isASCII(f) && isWordToken(f) && needsFold(f) {
+	if folds && q.foldedMayMatch(f) {
 		return true // its folded keys may start elsewhere (été → ete)
 	}
 	if h := headBit(f); q.heads[h/64]&(1<<(h%64)) == 0 {
@@ -186,6 +195,26 @@ func (q *Query) mayMatch(f string) bool {
 	lo := minWordRunes
 	span := uint64(1)<<(hi-lo+1) - 1
 	return q.lengths&(span<<lo) != 0
+}
+
+// foldedMayMatch reports whether a folded key (see forEachKey) of f, a
+// non-ASCII word token that folding changes, could be a query token. A
+// token foldFast covers (Latin-1, Cyrillic) folds letter by letter, to
+// one or two letters each, so each of its keys — a prefix of at least
+// three letters — folds to a prefix of its fold, with the fold's first
+// three bytes: when those are not a query head, no folded key is a query
+// token. Only the silent-e key (céing → cée) can differ there, so "-ing"
+// tokens, and any token foldFast does not cover, may match.
+func (q *Query) foldedMayMatch(f string) bool {
+	if strings.HasSuffix(f, "ing") {
+		return true
+	}
+	h3, ok := foldHeadFast(f)
+	if !ok {
+		return true
+	}
+	h := (uint(h3[0])*131 + uint(h3[1])*31 + uint(h3[2])) % 256 // headBit
+	return q.heads[h/64]&(1<<(h%64)) != 0
 }
 
 // sketchBit places a non-empty token in the 256-bit sketch.

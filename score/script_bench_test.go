@@ -37,6 +37,8 @@ func scriptDocs(b *testing.B, lang gentree.Lang, n int) ([]*memory.Document, Que
 // decodeFloor is the floor a document's tokenising and scoring is held
 // against: one utf8.DecodeRuneInString pass over the same bytes (title,
 // description and body window).
+//
+//go:noinline
 func decodeFloor(docs []*memory.Document) int {
 	n := 0
 	for _, d := range docs {
@@ -69,11 +71,7 @@ func BenchmarkScoreVsDecode(b *testing.B) {
 				t0 := time.Now()
 				sink += decodeFloor(docs)
 				t1 := time.Now()
-				for _, d := range docs {
-					var masks [MaxQueryTokens]field
-					scoreDirect(&q, d, &buf, &masks)
-					sink += int(masks[0])
-				}
+				sink += scoreDocs(&q, docs, &buf)
 				t2 := time.Now()
 				floor += t1.Sub(t0)
 				score += t2.Sub(t1)
@@ -83,6 +81,49 @@ func BenchmarkScoreVsDecode(b *testing.B) {
 			b.ReportMetric(per(floor), "decode-ns/doc")
 			b.ReportMetric(per(score), "score-ns/doc")
 			b.ReportMetric(float64(score)/float64(floor), "x-decode")
+		})
+	}
+}
+
+// scoreDocs scores every document of docs directly, as a cold query does,
+// and returns a value derived from the masks so the work is kept. It and
+// decodeFloor are not inlined so that callgrind can count each alone:
+// see docs/performance.md, "Instruction counts".
+//
+//go:noinline
+func scoreDocs(q *Query, docs []*memory.Document, buf *[]string) int {
+	sink := 0
+	for _, d := range docs {
+		var masks [MaxQueryTokens]field
+		scoreDirect(q, d, buf, &masks)
+		sink += int(masks[0])
+	}
+	return sink
+}
+
+// BenchmarkScorePass runs one pass alone per iteration, decodeFloor or
+// scoreDocs, over the documents of BenchmarkScoreVsDecode: the workload
+// that bench/callgrind/score.sh counts instructions of. The setup is paid
+// once per run, so the difference between two runs of different
+// iteration counts is the cost of the passes alone.
+func BenchmarkScorePass(b *testing.B) {
+	for _, lang := range gentree.Langs {
+		b.Run("lang="+string(lang)+"/pass=decode", func(b *testing.B) {
+			docs, _ := scriptDocs(b, lang, 200)
+			sink := 0
+			for b.Loop() {
+				sink += decodeFloor(docs)
+			}
+			_ = sink
+		})
+		b.Run("lang="+string(lang)+"/pass=score", func(b *testing.B) {
+			docs, q := scriptDocs(b, lang, 200)
+			var buf []string
+			sink := 0
+			for b.Loop() {
+				sink += scoreDocs(&q, docs, &buf)
+			}
+			_ = sink
 		})
 	}
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Instruction counts behind issue 12's tokeniser target: per script, the
+# instructions of scoring 200 generated documents directly (scoreDocs:
+# normalise, tokenise, look up each token's keys, what a cold query does per
+# document) against a plain utf8.DecodeRune pass over the same bytes
+# (decodeFloor), counted by callgrind in BenchmarkScorePass. A pass's count
+# is the difference between a run of 1+N iterations and a run of 1, so the
+# setup (generating and parsing the documents, Go's start-up) cancels out.
+# Unlike the benchmark's times these counts do not move with the machine's
+# load. Usage: bench/callgrind/score.sh [lang ...]   (default: every script)
+# Needs valgrind (3.19 tested). asyncpreemptoff and cpu.rdtscp=off keep Go's
+# runtime inside what valgrind emulates.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+langs=("$@")
+[ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko th ru mixed)
+N=${N:-10}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+go test -c -o "$dir/score.test" ./score
+ir() { # lang pass iterations
+	GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
+		--callgrind-out-file=/dev/null "$dir/score.test" -test.run '^$' \
+		-test.bench "BenchmarkScorePass/lang=$1/pass=$2\$" -test.benchtime "$3x" 2>&1 |
+		sed -n 's/.*Collected : //p'
+}
+pass() { # lang pass: instructions of one pass
+	echo $((($(ir "$1" "$2" $((N + 1))) - $(ir "$1" "$2" 1)) / N))
+}
+printf '%-6s %12s %12s %8s\n' lang decode-Ir score-Ir x-decode
+for l in "${langs[@]}"; do
+	d=$(pass "$l" decode)
+	s=$(pass "$l" score)
+	printf '%-6s %12d %12d %8.2f\n' "$l" "$d" "$s" "$(echo "$s / $d" | bc -l)"
+done
