@@ -7,11 +7,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 func TestEnumStrings(t *testing.T) {
 	seen := map[string]bool{}
-	for k := ErrorNone; k <= ErrorRedirect; k++ {
+	for k := telemetry.ErrorNone; k <= telemetry.ErrorRedirect; k++ {
 		s := k.String()
 		if s == "" || seen[s] {
 			t.Errorf("ErrorKind %d has empty or repeated name %q", k, s)
@@ -28,22 +30,22 @@ func TestErrorKindOf(t *testing.T) {
 		err  error
 		want ErrorKind
 	}{
-		{nil, ErrorNone},
-		{fmt.Errorf("x: %w", ErrTooMany), ErrorTooMany},
-		{fmt.Errorf("x: %w", ErrUnknownDocument), ErrorUnknownDocument},
-		{fmt.Errorf("x: %w", ErrDuplicate), ErrorDuplicate},
-		{fmt.Errorf("x: %w", ErrMalformed), ErrorMalformed},
-		{ErrRefused, ErrorRefused},
-		{&StatusError{StatusCode: 429}, ErrorHTTPStatus},
-		{fmt.Errorf("x: %w", &StatusError{StatusCode: 500}), ErrorHTTPStatus},
-		{ErrRequestTooLarge, ErrorRequestTooLarge},
-		{ErrResponseTooLarge, ErrorResponseTooLarge},
-		{ErrConfig, ErrorConfig},
-		{ErrPanic, ErrorPanic},
-		{fmt.Errorf("x: %w", ErrRedirect), ErrorRedirect},
-		{fmt.Errorf("%w: dial: %w", ErrTransport, context.DeadlineExceeded), ErrorTimeout},
-		{fmt.Errorf("%w: connection refused", ErrTransport), ErrorTransport},
-		{errors.New("something else"), ErrorOther},
+		{nil, telemetry.ErrorNone},
+		{fmt.Errorf("x: %w", ErrTooMany), telemetry.ErrorTooMany},
+		{fmt.Errorf("x: %w", ErrUnknownDocument), telemetry.ErrorUnknownDocument},
+		{fmt.Errorf("x: %w", ErrDuplicate), telemetry.ErrorDuplicate},
+		{fmt.Errorf("x: %w", ErrMalformed), telemetry.ErrorMalformed},
+		{ErrRefused, telemetry.ErrorRefused},
+		{&StatusError{StatusCode: 429}, telemetry.ErrorHTTPStatus},
+		{fmt.Errorf("x: %w", &StatusError{StatusCode: 500}), telemetry.ErrorHTTPStatus},
+		{ErrRequestTooLarge, telemetry.ErrorRequestTooLarge},
+		{ErrResponseTooLarge, telemetry.ErrorResponseTooLarge},
+		{ErrConfig, telemetry.ErrorConfig},
+		{ErrPanic, telemetry.ErrorPanic},
+		{fmt.Errorf("x: %w", ErrRedirect), telemetry.ErrorRedirect},
+		{fmt.Errorf("%w: dial: %w", ErrTransport, context.DeadlineExceeded), telemetry.ErrorTimeout},
+		{fmt.Errorf("%w: connection refused", ErrTransport), telemetry.ErrorTransport},
+		{errors.New("something else"), telemetry.ErrorOther},
 	}
 	for _, tt := range tests {
 		if got := ErrorKindOf(tt.err); got != tt.want {

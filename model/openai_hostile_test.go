@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // longKey has the shape of a real provider key: 54 characters.
@@ -123,7 +125,7 @@ func TestOpenAIRefusesRedirects(t *testing.T) {
 		_, err = sel.Select(context.Background(), Request{Query: "secret query", Manifest: m})
 		redirector.Close()
 		target.Close()
-		if !errors.Is(err, ErrRedirect) || ErrorKindOf(err) != ErrorRedirect {
+		if !errors.Is(err, ErrRedirect) || ErrorKindOf(err) != telemetry.ErrorRedirect {
 			t.Errorf("%d: err = %v, want ErrRedirect", code, err)
 		}
 		if n := leaked.Load(); n != 0 {

@@ -193,29 +193,29 @@ func TestOpenAIThroughSettle(t *testing.T) {
 		{"fenced content tolerated", reply{200, completion("```json\n{\"selected_memories\":[\"project/c.md\"]}\n```")},
 			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[2]}}},
 		{"response exactly at the size limit", reply{200, padded(limit)}, Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[0]}}},
-		{"response one byte over the limit", reply{200, padded(limit + 1)}, fallback(ErrorResponseTooLarge, ErrResponseTooLarge)},
+		{"response one byte over the limit", reply{200, padded(limit + 1)}, fallback(telemetry.ErrorResponseTooLarge, ErrResponseTooLarge)},
 		{"oversized response", reply{200, completion(`{"selected_memories":["` + strings.Repeat("x", 1<<20) + `"]}`)},
-			fallback(ErrorResponseTooLarge, ErrResponseTooLarge)},
-		{"body is not JSON", reply{200, "<html>bad gateway</html>"}, fallback(ErrorMalformed, ErrMalformed)},
-		{"truncated JSON", reply{200, completion(`{"selected_memories":["a`)[:40]}, fallback(ErrorMalformed, ErrMalformed)},
-		{"no choices", reply{200, `{"choices":[]}`}, fallback(ErrorMalformed, ErrMalformed)},
-		{"null content", reply{200, `{"choices":[{"message":{"content":null}}]}`}, fallback(ErrorMalformed, ErrMalformed)},
-		{"content is prose", reply{200, completion("I think project/a.md fits.")}, fallback(ErrorMalformed, ErrMalformed)},
-		{"schema: string instead of array", reply{200, completion(`{"selected_memories":"project/a.md"}`)}, fallback(ErrorMalformed, ErrMalformed)},
-		{"schema: numbers in array", reply{200, completion(`{"selected_memories":[1,2]}`)}, fallback(ErrorMalformed, ErrMalformed)},
-		{"schema: missing key", reply{200, completion(`{"memories":["project/a.md"]}`)}, fallback(ErrorMalformed, ErrMalformed)},
-		{"schema: null list", reply{200, completion(`{"selected_memories":null}`)}, fallback(ErrorMalformed, ErrMalformed)},
-		{"schema: trailing data", reply{200, completion(`{"selected_memories":[]} {"selected_memories":["project/a.md"]}`)}, fallback(ErrorMalformed, ErrMalformed)},
-		{"refusal", reply{200, `{"choices":[{"message":{"content":null,"refusal":"I can't help with that."}}]}`}, fallback(ErrorRefused, ErrRefused)},
-		{"unknown path", reply{200, completion(`{"selected_memories":["project/a.md","project/nope.md"]}`)}, fallback(ErrorUnknownDocument, ErrUnknownDocument)},
+			fallback(telemetry.ErrorResponseTooLarge, ErrResponseTooLarge)},
+		{"body is not JSON", reply{200, "<html>bad gateway</html>"}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"truncated JSON", reply{200, completion(`{"selected_memories":["a`)[:40]}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"no choices", reply{200, `{"choices":[]}`}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"null content", reply{200, `{"choices":[{"message":{"content":null}}]}`}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"content is prose", reply{200, completion("I think project/a.md fits.")}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"schema: string instead of array", reply{200, completion(`{"selected_memories":"project/a.md"}`)}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"schema: numbers in array", reply{200, completion(`{"selected_memories":[1,2]}`)}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"schema: missing key", reply{200, completion(`{"memories":["project/a.md"]}`)}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"schema: null list", reply{200, completion(`{"selected_memories":null}`)}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"schema: trailing data", reply{200, completion(`{"selected_memories":[]} {"selected_memories":["project/a.md"]}`)}, fallback(telemetry.ErrorMalformed, ErrMalformed)},
+		{"refusal", reply{200, `{"choices":[{"message":{"content":null,"refusal":"I can't help with that."}}]}`}, fallback(telemetry.ErrorRefused, ErrRefused)},
+		{"unknown path", reply{200, completion(`{"selected_memories":["project/a.md","project/nope.md"]}`)}, fallback(telemetry.ErrorUnknownDocument, ErrUnknownDocument)},
 		{"too many", reply{200, completion(`{"selected_memories":["project/a.md","project/b.md","project/c.md","project/d.md","project/e.md","project/f.md"]}`)},
-			fallback(ErrorTooMany, ErrTooMany)},
-		{"duplicate", reply{200, completion(`{"selected_memories":["project/a.md","project/a.md"]}`)}, fallback(ErrorDuplicate, ErrDuplicate)},
-		{"400", reply{400, `{"error":{"message":"response_format is not supported","type":"invalid_request_error"}}`}, fallback(ErrorHTTPStatus, ErrStatus)},
-		{"429", reply{429, `{"error":{"message":"rate limited"}}`}, fallback(ErrorHTTPStatus, ErrStatus)},
-		{"500", reply{500, `internal error`}, fallback(ErrorHTTPStatus, ErrStatus)},
-		{"503", reply{503, ``}, fallback(ErrorHTTPStatus, ErrStatus)},
-		{"502 with a huge body is still a status error", reply{502, strings.Repeat("x", 1<<20)}, fallback(ErrorHTTPStatus, ErrStatus)},
+			fallback(telemetry.ErrorTooMany, ErrTooMany)},
+		{"duplicate", reply{200, completion(`{"selected_memories":["project/a.md","project/a.md"]}`)}, fallback(telemetry.ErrorDuplicate, ErrDuplicate)},
+		{"400", reply{400, `{"error":{"message":"response_format is not supported","type":"invalid_request_error"}}`}, fallback(telemetry.ErrorHTTPStatus, ErrStatus)},
+		{"429", reply{429, `{"error":{"message":"rate limited"}}`}, fallback(telemetry.ErrorHTTPStatus, ErrStatus)},
+		{"500", reply{500, `internal error`}, fallback(telemetry.ErrorHTTPStatus, ErrStatus)},
+		{"503", reply{503, ``}, fallback(telemetry.ErrorHTTPStatus, ErrStatus)},
+		{"502 with a huge body is still a status error", reply{502, strings.Repeat("x", 1<<20)}, fallback(telemetry.ErrorHTTPStatus, ErrStatus)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -253,7 +253,7 @@ func TestOpenAIRequestTooLarge(t *testing.T) {
 	srv, hits := serve(t, reply{200, completion(`{"selected_memories":[]}`)})
 	sel := mustOpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", HTTPClient: srv.Client(), MaxRequestBytes: 1024})
 	got := Settle(context.Background(), sel, Request{Query: "q", Manifest: m})
-	checkOutcome(t, got, Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorRequestTooLarge, Err: ErrRequestTooLarge})
+	checkOutcome(t, got, Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorRequestTooLarge, Err: ErrRequestTooLarge})
 	if hits.Load() != 0 {
 		t.Errorf("an oversized request was sent")
 	}
@@ -295,7 +295,7 @@ func TestOpenAIConfigErrors(t *testing.T) {
 		{BaseURL: "http:///v1", Model: "m"},
 	} {
 		sel, err := OpenAI(cfg)
-		if !errors.Is(err, ErrConfig) || ErrorKindOf(err) != ErrorConfig || sel != nil {
+		if !errors.Is(err, ErrConfig) || ErrorKindOf(err) != telemetry.ErrorConfig || sel != nil {
 			t.Errorf("%+v: (%v, %v), want (nil, ErrConfig)", cfg, sel, err)
 		}
 	}
@@ -307,7 +307,7 @@ func TestOpenAITransportError(t *testing.T) {
 	sel := testSelector(srv, 0)
 	srv.Close() // nothing listens any more
 	_, err := sel.Select(context.Background(), Request{Manifest: m})
-	if !errors.Is(err, ErrTransport) || ErrorKindOf(err) != ErrorTransport {
+	if !errors.Is(err, ErrTransport) || ErrorKindOf(err) != telemetry.ErrorTransport {
 		t.Fatalf("err = %v, want ErrTransport", err)
 	}
 	if strings.Contains(err.Error(), testAPIKey) {

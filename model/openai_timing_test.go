@@ -87,7 +87,7 @@ func pipeServer(handler http.HandlerFunc) (Selector, func()) {
 func TestOpenAISlowAndHanging(t *testing.T) {
 	m, ids := fixture()
 	answer := completion(`{"selected_memories":["project/e.md"]}`)
-	timeout := Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}
+	timeout := Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorTimeout, Err: context.DeadlineExceeded}
 	tests := []struct {
 		name         string
 		delay        time.Duration // before the headers

@@ -24,7 +24,7 @@ type Outcome struct {
 	// selected and the plan must deliver nothing more.
 	Cancelled bool
 	// ErrKind classifies the selector failure behind a heuristic fallback;
-	// ErrorNone otherwise. Safe for telemetry.
+	// telemetry.ErrorNone otherwise. Safe for telemetry.
 	ErrKind ErrorKind
 	// Err is the failure itself, for the host's debugging only: its text may
 	// hold paths or provider messages and must never reach telemetry.

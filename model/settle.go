@@ -15,7 +15,7 @@ import (
 //   - caller's ctx ends (before or during the call) → Cancelled, nothing
 //     selected, telemetry.StrategyNone, whatever the selector returned;
 //   - sel is nil (deterministic-only host) → telemetry.StrategyHeuristic, ErrKind
-//     ErrorNone, no call;
+//     telemetry.ErrorNone, no call;
 //   - the manifest is empty → telemetry.StrategyNone, no call (no answer could be
 //     valid, and the lexical ranking holds the same candidates);
 //   - an error, a panic or the ceiling → telemetry.StrategyHeuristic, ErrKind and
@@ -50,7 +50,7 @@ func settle(parent context.Context, sel Selector, req Request) Outcome {
 		return Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: kind, Err: err}
 	}
 	if sel == nil {
-		return heuristic(nil, ErrorNone)
+		return heuristic(nil, telemetry.ErrorNone)
 	}
 	if req.Manifest.Len() == 0 {
 		return Outcome{Strategy: telemetry.StrategyNone}
@@ -85,7 +85,7 @@ func settle(parent context.Context, sel Selector, req Request) Outcome {
 	case ctx.Err() != nil:
 		// The ceiling expired, before or while the answer came back: a late
 		// answer is not used, so the strategy never depends on a race.
-		return heuristic(fmt.Errorf("model: selector exceeded %v: %w", SelectorTimeout, context.DeadlineExceeded), ErrorTimeout)
+		return heuristic(fmt.Errorf("model: selector exceeded %v: %w", SelectorTimeout, context.DeadlineExceeded), telemetry.ErrorTimeout)
 	case r.err != nil:
 		return heuristic(r.err, ErrorKindOf(r.err))
 	}

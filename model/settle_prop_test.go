@@ -52,7 +52,7 @@ func TestSettleProperties(t *testing.T) {
 				t.Fatalf("want model %v, got %+v", ids, out)
 			}
 		default:
-			if out.Strategy != telemetry.StrategyHeuristic || len(out.Docs) != 0 || out.Err == nil || out.ErrKind == ErrorNone {
+			if out.Strategy != telemetry.StrategyHeuristic || len(out.Docs) != 0 || out.Err == nil || out.ErrKind == telemetry.ErrorNone {
 				t.Fatalf("want heuristic with no documents and an error, got %+v", out)
 			}
 		}

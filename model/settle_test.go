@@ -45,23 +45,23 @@ func TestSettle(t *testing.T) {
 		{"nil answer selects nothing", Scripted{}, m, 0, Outcome{Strategy: telemetry.StrategyNone}},
 		{"empty answer selects nothing", Scripted{Answer: []string{}}, m, 0, Outcome{Strategy: telemetry.StrategyNone}},
 		{"too many", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/c.md", "project/d.md", "project/e.md", "project/f.md"}}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorTooMany, Err: ErrTooMany}},
 		{"too many for a custom limit; fallback cut to it", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/c.md"}}, m, 2,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTooMany, Err: ErrTooMany}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorTooMany, Err: ErrTooMany}},
 		{"unknown key", Scripted{Answer: []string{"project/a.md", "project/zzz.md"}}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorUnknownDocument, Err: ErrUnknownDocument}},
 		{"absolute ID is not a manifest key", Scripted{Answer: []string{string(ids[0])}}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorUnknownDocument, Err: ErrUnknownDocument}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorUnknownDocument, Err: ErrUnknownDocument}},
 		{"duplicate", Scripted{Answer: []string{"project/a.md", "project/b.md", "project/a.md"}}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorDuplicate, Err: ErrDuplicate}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorDuplicate, Err: ErrDuplicate}},
 		{"malformed", Scripted{Err: fmt.Errorf("%w: bad", ErrMalformed)}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorMalformed, Err: ErrMalformed}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorMalformed, Err: ErrMalformed}},
 		{"http status", Scripted{Err: statusErr}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorHTTPStatus, Err: ErrStatus}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorHTTPStatus, Err: ErrStatus}},
 		{"unclassified error", Scripted{Err: errors.New("host selector broke")}, m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorOther}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorOther}},
 		{"panic is recovered", SelectorFunc(func(context.Context, Request) ([]string, error) { panic("boom") }), m, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorPanic, Err: ErrPanic}},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorPanic, Err: ErrPanic}},
 		{"nil selector: deterministic only", nil, m, 0, Outcome{Strategy: telemetry.StrategyHeuristic}},
 		{"empty manifest: nothing to choose from", Scripted{Answer: []string{"project/a.md"}}, BuildManifest(nil), 0,
 			Outcome{Strategy: telemetry.StrategyNone}},
@@ -71,7 +71,7 @@ func TestSettle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Settle(context.Background(), tt.sel, Request{Query: "q", Manifest: tt.manifest, Limit: tt.limit})
 			checkOutcome(t, got, tt.want)
-			if tt.want.Err == nil && tt.want.ErrKind == ErrorNone && got.Err != nil {
+			if tt.want.Err == nil && tt.want.ErrKind == telemetry.ErrorNone && got.Err != nil {
 				t.Errorf("Err = %v, want nil", got.Err)
 			}
 		})
@@ -88,7 +88,7 @@ func checkOutcome(t *testing.T, got, want Outcome) {
 	if want.Err != nil && !errors.Is(got.Err, want.Err) {
 		t.Errorf("Err = %v, want errors.Is %v", got.Err, want.Err)
 	}
-	if (got.ErrKind != ErrorNone) != (got.Err != nil) {
+	if (got.ErrKind != telemetry.ErrorNone) != (got.Err != nil) {
 		t.Errorf("ErrKind %v with Err %v", got.ErrKind, got.Err)
 	}
 }
@@ -123,7 +123,7 @@ func TestSettlePassesEffectiveLimit(t *testing.T) {
 	if seen.Limit != DefaultLimit || seen.Query != "deploy" || seen.Manifest != m || len(seen.RecentTools) != 1 {
 		t.Errorf("selector saw %+v", seen)
 	}
-	if got.Strategy != telemetry.StrategyHeuristic || got.Docs != nil || got.ErrKind != ErrorOther {
+	if got.Strategy != telemetry.StrategyHeuristic || got.Docs != nil || got.ErrKind != telemetry.ErrorOther {
 		t.Errorf("a failed call settled as %+v, want heuristic with no documents", got)
 	}
 }
@@ -141,9 +141,9 @@ func TestSettleTiming(t *testing.T) {
 		{"answer just inside the ceiling", Delayed{Inner: answer, Delay: SelectorTimeout - time.Millisecond}, 0,
 			Outcome{Strategy: telemetry.StrategyModel, Docs: []memory.ID{ids[1]}}, SelectorTimeout - time.Millisecond},
 		{"answer after the ceiling", Delayed{Inner: answer, Delay: SelectorTimeout + time.Second}, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
 		{"selector ignoring its context is abandoned at the ceiling", nil, 0,
-			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
+			Outcome{Strategy: telemetry.StrategyHeuristic, ErrKind: telemetry.ErrorTimeout, Err: context.DeadlineExceeded}, SelectorTimeout},
 		{"caller cancels mid-call", Delayed{Inner: answer, Delay: 10 * time.Second}, time.Second,
 			Outcome{Cancelled: true}, time.Second},
 		{"caller cancels while a context-ignoring selector runs", nil, 2 * time.Second,

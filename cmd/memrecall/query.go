@@ -241,7 +241,7 @@ func printTurn(w io.Writer, roots memory.Roots, why []string, q recall.Query, se
 		} else {
 			fmt.Fprintf(w, "Selector: %s → strategy %s, chose %d", selName, tr.Strategy, len(tr.Selected))
 		}
-		if tr.ErrKind != model.ErrorNone {
+		if tr.ErrKind != telemetry.ErrorNone {
 			fmt.Fprintf(w, " (fallback after %s: %s)", tr.ErrKind, termSafe(fmt.Sprint(tr.Err)))
 		}
 		fmt.Fprintln(w)
