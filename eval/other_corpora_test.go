@@ -21,10 +21,12 @@ var otherCorpora = []struct {
 }{
 	{"testdata/unseen-a.json", 0.95, 0.90, 0.95},
 	{"testdata/heldout-b.json", 0.95, 0.90, 0.95},
-	// blind-c's reading after issue 14 (docs/evaluation.md): far from the
-	// targets on every count, so these floors only guard against
-	// regression (lexical 89.0 % / 84.8 %, no-result recall 60.0 %).
-	{"testdata/blind-c.json", 0.88, 0.84, 0.60},
+	// blind-c, no longer blind (docs/evaluation.md): far from the targets
+	// on every count, so these floors only guard against regression. Its
+	// reading with the evidence against an answer (decision 0209): lexical
+	// 86.0 % / 84.1 %, no-result recall 83.6 % (it was 89.0 % / 84.8 % /
+	// 60.0 % before: recall traded for silence).
+	{"testdata/blind-c.json", 0.85, 0.84, 0.83},
 }
 
 func TestOtherCorporaTargets(t *testing.T) {

@@ -27,17 +27,30 @@ type answerRule struct {
 	// sharePct: the best document's evidence must be at least this
 	// percentage of the query's.
 	sharePct int64
-	// unknownPct is the weight, in percent, of a query token no document
-	// matches in the query's evidence: a word the memory has never seen
-	// (often the language of the question around a name) counts less
-	// than a known one, so a long question in another language around
-	// one distinctive name can still be answered.
+	// unknownPct is the weight, in percent of the query's average known
+	// token, of a query token no document matches (see weigh).
 	unknownPct int64
+	// unknownGramPct further weighs an unknown CJK bigram or Thai-like
+	// n-gram, in percent: an n-gram nobody wrote often straddles two
+	// words of the question ("几个" of "要几个人") and says less than an
+	// unknown word.
+	unknownGramPct int64
+	// commonQuarters is the weight, in quarters, of a common English word
+	// (isCommonWord) as evidence for or against an answer; any other token
+	// weighs 4 quarters.
+	commonQuarters int64
 }
 
 // shippedRule is the rule chosen on the fixture, unseen-a and heldout-b
-// (0206 has the curve).
-func shippedRule() answerRule { return answerRule{sharePct: 23, unknownPct: 125} }
+// and checked on blind-c (docs/decisions/0209-evidence-against.md has the
+// curve).
+func shippedRule() answerRule {
+	return answerRule{sharePct: 28, unknownPct: 200, unknownGramPct: 50, commonQuarters: 2}
+}
+
+// fullQuarters is the evidence weight of a token that is not a common
+// English word.
+const fullQuarters = 4
 
 // Evidence levels, in eighths of a token's weight: a match in the title
 // or description is full evidence, in the body window three quarters of
@@ -50,20 +63,8 @@ const (
 )
 
 // evidenceLevel is a mask's evidence level: the best of its fields.
-var evidenceLevel = func() (t [256]int32) {
-	level := [4]int32{levelFull, levelFull, levelBody, levelFar}
-	for m := range t {
-		for b := range 4 {
-			switch {
-			case m&(1<<b) != 0:
-				t[m] = max(t[m], level[b])
-			case m&(1<<(b+foldShift)) != 0:
-				t[m] = max(t[m], level[b]*foldNumerator/foldDenominator)
-			}
-		}
-	}
-	return t
-}()
+var evidenceLevel = maskTable([4]int32{levelFull, levelFull, levelBody, levelFar},
+	func(a, b int32) int32 { return max(a, b) })
 
 // boostPoints is what one step of the type boost adds to a score: one body
 // match of a token at an inverse document frequency of one.
@@ -82,23 +83,23 @@ type weighing struct {
 	idf []int32
 	// df is each token's document frequency (the caller's slice).
 	df []int
-	// unknown is what the tokens no document matches weigh before
-	// unknownPct is applied (see weigh), kept for the exploratory tables.
-	unknown int64
 	// query is the query's own evidence: the sum over its content tokens
-	// of idf × unit × levelFull (see weigh for unknown tokens).
+	// of idf × unit × levelFull × quarters (see weigh for unknown tokens).
 	query int64
 }
 
 // weigh computes the token weights from the number of documents n and
-// each token's document frequency. A content token that no document
-// matches counts in the query's evidence as much as the query's known
-// tokens do on average, times unknownPct: its own idf is the largest there
-// is and says only that the memory has never seen the word, which in a
-// small memory would drown every known word.
+// each token's document frequency, and the query's own evidence. A
+// content token counts idf × units × quarters (a common English word two
+// quarters, any other token four: see isCommonWord). A content token that
+// no document matches is evidence against any answer: it counts as the
+// query's average known token times unknownPct (its own idf is the
+// largest there is and says only that the memory has never seen the word,
+// which in a small memory would drown every known word), times its
+// quarters, and an unknown n-gram times unknownGramPct besides.
 func (q *Query) weigh(n int, df []int, buf []int32) weighing {
 	w := weighing{idf: buf[:0], df: df}
-	var knownIdf, knownUnits, unknownUnits int64
+	var knownIdf, knownUnits, unknownMass int64
 	for i := range q.tokens {
 		v := idf(n, df[i])
 		w.idf = append(w.idf, v)
@@ -107,18 +108,29 @@ func (q *Query) weigh(n int, df []int, buf []int32) weighing {
 		}
 		u := int64(q.units[i])
 		if df[i] == 0 {
-			unknownUnits += u
+			m := u * q.quarters(i) * 100
+			if u == gramUnits {
+				m = m * q.rule.unknownGramPct / 100
+			}
+			unknownMass += m
 			continue
 		}
 		knownIdf += int64(v) * u
 		knownUnits += u
+		w.query += int64(v) * u * levelFull * q.quarters(i)
 	}
-	w.query = knownIdf * levelFull
 	if knownUnits > 0 {
-		w.unknown = unknownUnits * knownIdf / knownUnits * levelFull
-		w.query += w.unknown * q.rule.unknownPct / 100
+		w.query += unknownMass * knownIdf * levelFull * q.rule.unknownPct / (knownUnits * 100 * 100)
 	}
 	return w
+}
+
+// quarters is token i's evidence weight in quarters (see answerRule).
+func (q *Query) quarters(i int) int64 {
+	if q.common&(1<<i) != 0 {
+		return q.rule.commonQuarters
+	}
+	return fullQuarters
 }
 
 // tokenScore is what token i with mask m adds to a document's score.
@@ -131,7 +143,7 @@ func (q *Query) tokenEvidence(w *weighing, i int, m field) int64 {
 	if q.vocabulary&(1<<i) != 0 {
 		return 0
 	}
-	return int64(w.idf[i]) * int64(q.units[i]) * int64(evidenceLevel[m])
+	return int64(w.idf[i]) * int64(q.units[i]) * int64(evidenceLevel[m]) * q.quarters(i)
 }
 
 // nameMaxDF is how many documents a name (see isName) may match and still

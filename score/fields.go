@@ -44,18 +44,23 @@ const (
 // fieldPoints is what a token earns from the fields of its mask, in
 // eighths of a weight: each field it matches exactly earns its weight, each
 // it matches only through a folded key three quarters of it.
-var fieldPoints = func() (t [256]int32) {
-	w := [4]int32{TitleWeight * pointsPerWeight, DescriptionWeight * pointsPerWeight,
-		BodyWeight * pointsPerWeight, farPoints}
+var fieldPoints = maskTable([4]int32{TitleWeight * pointsPerWeight, DescriptionWeight * pointsPerWeight,
+	BodyWeight * pointsPerWeight, farPoints}, func(a, b int32) int32 { return a + b })
+
+// maskTable tabulates a value over every field mask: each field the mask
+// matches exactly contributes its value of v, each it matches only
+// through a folded key three quarters of it, and join combines the
+// contributions (a sum for the score, the best for the evidence level).
+func maskTable(v [4]int32, join func(a, b int32) int32) (t [256]int32) {
 	for m := range t {
 		for b := range 4 {
 			switch {
 			case m&(1<<b) != 0:
-				t[m] += w[b]
+				t[m] = join(t[m], v[b])
 			case m&(1<<(b+foldShift)) != 0:
-				t[m] += w[b] * foldNumerator / foldDenominator
+				t[m] = join(t[m], v[b]*foldNumerator/foldDenominator)
 			}
 		}
 	}
 	return t
-}()
+}

@@ -1,7 +1,7 @@
 package score
 
 import (
-	"math"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -186,21 +186,30 @@ func (fx *fixture) misses(v variant) []string {
 // heldoutPath is the third development corpus (docs/evaluation.md).
 const heldoutPath = "../eval/testdata/heldout-b.json"
 
-// TestEvidenceCurve prints the trade-off of the evidence rule
-// (docs/decisions/0206-evidence.md) on the corpora it was tuned on: per
-// share of the query's evidence the best document must hold, and per
-// weight of unknown query tokens, lexical Recall@5, top-1 and no-result
-// recall. The ranking does not depend on the rule, so each case is ranked
-// once and the rules only decide whether it is answered.
+// blindCPath is the corpus written blind for issue 14, no longer blind
+// (docs/evaluation.md).
+const blindCPath = "../eval/testdata/blind-c.json"
+
+// TestEvidenceCurve prints the trade-off of the answer rule
+// (docs/decisions/0206-evidence.md, 0209-evidence-against.md) on the four
+// corpora: per rule, lexical Recall@5, top-1 and no-result recall. The
+// ranking does not depend on the rule, so each case is ranked once; each
+// rule then weighs the query's tokens and the ranked documents' evidence
+// again and decides whether the case is answered.
+//
+//	go test ./score -variants -run EvidenceCurve -v
 func TestEvidenceCurve(t *testing.T) {
 	needVariants(t)
-	names := []string{"fixture", "unseen-a", "heldout-b"}
-	corpora := []*fixture{loadFixture(t), loadCorpus(t, unseenPath), loadCorpus(t, heldoutPath)}
+	names := []string{"fixture", "unseen-a", "heldout-b", "blind-c"}
+	corpora := []*fixture{loadFixture(t), loadCorpus(t, unseenPath), loadCorpus(t, heldoutPath), loadCorpus(t, blindCPath)}
 	type outcome struct {
-		c              fixtureCase
-		top            []string
-		best           int64
-		known, unknown int64
+		c     fixtureCase
+		q     Query
+		n     int
+		df    []int
+		masks [][]field // per ranked document
+		named bool
+		top   []string
 	}
 	runs := make([][]outcome, len(corpora))
 	for ci, fx := range corpora {
@@ -208,10 +217,11 @@ func TestEvidenceCurve(t *testing.T) {
 			if c.Slice == "semantic-no-lexical" {
 				continue
 			}
-			_, ranked, w, best, named := rankNaive(NewQuery(c.Query, c.RecentTools), fx.docs)
-			o := outcome{c: c, best: best, known: w.query - w.unknown*shippedRule().unknownPct/100, unknown: w.unknown}
-			if named {
-				o.best = math.MaxInt64 / 200 // answered by a name, whatever the share
+			q := NewQuery(c.Query, c.RecentTools)
+			_, ranked, w, _, named := rankNaive(q, fx.docs)
+			o := outcome{c: c, q: q, n: len(fx.docs), df: w.df, named: named}
+			for _, m := range ranked {
+				o.masks = append(o.masks, docMasks(&q, m.Doc))
 			}
 			for _, m := range ranked[:min(5, len(ranked))] {
 				o.top = append(o.top, fx.ids[m.Doc])
@@ -219,46 +229,69 @@ func TestEvidenceCurve(t *testing.T) {
 			runs[ci] = append(runs[ci], o)
 		}
 	}
-	t.Log("| share % | unknown % | corpus | lexical R@5 | lexical top-1 | no-result recall | cases missed |")
-	for _, unknown := range []int64{50, 100, 125, 150, 200} {
-		for _, share := range []int64{0, 15, 20, 22, 23, 25, 30, 40, 50} {
-			for ci, run := range runs {
-				var recall, top1, noResult float64
-				var answerable, none int
-				var missed []string
-				for _, o := range run {
-					top := o.top
-					if o.best*100 < share*(o.known+o.unknown*unknown/100) {
-						top = nil
-					}
-					if len(o.c.Relevant) == 0 {
-						none++
-						if len(top) == 0 {
-							noResult++
-						} else {
-							missed = append(missed, o.c.ID)
-						}
-						continue
-					}
-					answerable++
-					hit := 0
-					for _, r := range o.c.Relevant {
-						if slices.Contains(top, r) {
-							hit++
-						}
-					}
-					recall += float64(hit) / float64(min(len(o.c.Relevant), 5))
-					ok := len(top) > 0 && (top[0] == o.c.Top || o.c.Top == "" && slices.Contains(o.c.Relevant, top[0]))
-					if ok {
-						top1++
-					}
-					if !ok || hit < min(len(o.c.Relevant), 5) {
-						missed = append(missed, o.c.ID)
-					}
+	answered := func(o outcome, r answerRule) bool {
+		if len(o.masks) == 0 {
+			return false
+		}
+		q := o.q
+		q.rule = r
+		w := q.weigh(o.n, o.df, nil)
+		var best int64
+		for _, ms := range o.masks {
+			var ev int64
+			for t, m := range ms {
+				ev += q.tokenEvidence(&w, t, m)
+			}
+			best = max(best, ev)
+		}
+		return o.named || q.answers(&w, best)
+	}
+	t.Log("| share % | unknown % | unknown n-gram % | common word ¼ | " + strings.Join(names, " | ") + " |")
+	var rules []answerRule
+	rules = append(rules, answerRule{23, 125, 100, 4}) // decision 0206
+	for _, common := range []int64{4, 2} {
+		for _, gram := range []int64{100, 50} {
+			for _, unknown := range []int64{125, 200, 250} {
+				for _, share := range []int64{20, 23, 25, 28, 30, 33} {
+					rules = append(rules, answerRule{share, unknown, gram, common})
 				}
-				t.Logf("| %d | %d | %s | %.3f | %.3f | %.3f | %s |", share, unknown, names[ci],
-					recall/float64(answerable), top1/float64(answerable), noResult/float64(none), strings.Join(missed, " "))
 			}
 		}
+	}
+	for _, r := range rules {
+		row := fmt.Sprintf("| %d | %d | %d | %d |", r.sharePct, r.unknownPct, r.unknownGramPct, r.commonQuarters)
+		var missed []string
+		for ci, run := range runs {
+			var recall, top1, noResult float64
+			var answerable, none int
+			for _, o := range run {
+				var top []string
+				if answered(o, r) {
+					top = o.top
+				}
+				if len(o.c.Relevant) == 0 {
+					none++
+					if len(top) == 0 {
+						noResult++
+					} else if ci < 3 {
+						missed = append(missed, names[ci]+":"+o.c.ID)
+					}
+					continue
+				}
+				answerable++
+				hit := 0
+				for _, rel := range o.c.Relevant {
+					if slices.Contains(top, rel) {
+						hit++
+					}
+				}
+				recall += float64(hit) / float64(min(len(o.c.Relevant), 5))
+				if len(top) > 0 && (top[0] == o.c.Top || o.c.Top == "" && slices.Contains(o.c.Relevant, top[0])) {
+					top1++
+				}
+			}
+			row += fmt.Sprintf(" %.1f / %.1f / %.1f |", 100*recall/float64(answerable), 100*top1/float64(answerable), 100*noResult/float64(none))
+		}
+		t.Log(row, strings.Join(missed, " "))
 	}
 }

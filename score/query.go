@@ -48,6 +48,9 @@ type Query struct {
 	// holds a digit (a ticket key's number, a host's index, a version) or
 	// is a snake_case identifier (see namesAnswer).
 	names uint64
+	// common has bit i set when token i is one of the most common English
+	// words (isCommonWord): it weighs less as evidence (see weigh).
+	common uint64
 	// units[i] is token i's weight as evidence: a word counts two, a CJK
 	// bigram or a Thai-like cluster n-gram one (half a word: most Chinese
 	// words are two characters, and a run of n characters gives n−1
@@ -121,6 +124,8 @@ func NewQuery(text string, recentTools []string) Query {
 			q.units[i] = wordUnits
 			if isName(t) {
 				q.names |= 1 << i
+			} else if isCommonWord(t) {
+				q.common |= 1 << i
 			}
 			if a := fold(t); a != t {
 				q.alts[i] = a
