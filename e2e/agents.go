@@ -14,8 +14,8 @@ import (
 
 // Agent describes how to run one coding agent offline against a fake model
 // server: where it is installed, which protocol its fake speaks, which
-// settings and environment it needs, where it keeps its memory and which
-// hook events memrecall answers.
+// settings and environment it needs and where it keeps its memory.
+// memrecall's hooks are written into the settings by `memrecall install`.
 type Agent struct {
 	// Name is memrecall's name for the agent: "claude", "qwen", "gemini".
 	Name string
@@ -31,10 +31,6 @@ type Agent struct {
 	settingsPath string
 	// baseSettings are written to the settings file of every run.
 	baseSettings map[string]any
-	// hookEvents are the events memrecall's hook is installed for.
-	hookEvents []string
-	// hookTimeout is the hook timeout in the agent's unit.
-	hookTimeout int
 }
 
 // ClaudeCode is Claude Code at the version e2e/install.sh pins.
@@ -44,8 +40,6 @@ func ClaudeCode() *Agent {
 		entry: "node_modules/.bin/claude", ShellTool: "Bash",
 		settingsPath: ".claude/settings.json",
 		baseSettings: map[string]any{},
-		hookEvents:   []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"},
-		hookTimeout:  10, // seconds
 	}
 }
 
@@ -60,8 +54,6 @@ func QwenCode() *Agent {
 			"privacy":   map[string]any{"usageStatisticsEnabled": false},
 			"telemetry": map[string]any{"enabled": false},
 		},
-		hookEvents:  []string{"SessionStart", "UserPromptSubmit", "PostToolBatch", "Stop", "SessionEnd"},
-		hookTimeout: 10, // seconds
 	}
 }
 
@@ -78,8 +70,6 @@ func GeminiCLI() *Agent {
 			"privacy":   map[string]any{"usageStatisticsEnabled": false},
 			"telemetry": map[string]any{"enabled": false},
 		},
-		hookEvents:  []string{"SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd"},
-		hookTimeout: 10000, // milliseconds
 	}
 }
 
@@ -256,26 +246,11 @@ func writeFile(path string, data []byte) error {
 	return nil
 }
 
-// Settings returns the agent's user settings for a run: its base settings
-// and, when hookCmd is not empty, one command hook per event memrecall
-// answers, each running hookCmd with "--agent <name>".
-func (a *Agent) Settings(hookCmd string) map[string]any {
+// Settings returns the agent's base user settings for a run.
+func (a *Agent) Settings() map[string]any {
 	s := map[string]any{}
 	for k, v := range a.baseSettings {
 		s[k] = v
 	}
-	if hookCmd == "" {
-		return s
-	}
-	hooks := map[string]any{}
-	for _, ev := range a.hookEvents {
-		hooks[ev] = []any{map[string]any{
-			"matcher": "*",
-			"hooks": []any{map[string]any{
-				"type": "command", "command": hookCmd + " hook --agent " + a.Name, "timeout": a.hookTimeout,
-			}},
-		}}
-	}
-	s["hooks"] = hooks
 	return s
 }

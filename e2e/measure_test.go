@@ -178,29 +178,6 @@ func TestGeminiMemoryDirsRegisterProjects(t *testing.T) {
 	}
 }
 
-func TestSettingsHooks(t *testing.T) {
-	for _, tc := range []struct {
-		a       *Agent
-		event   string
-		timeout int
-	}{
-		{ClaudeCode(), "UserPromptSubmit", 10},
-		{QwenCode(), "PostToolBatch", 10},
-		{GeminiCLI(), "BeforeAgent", 10000},
-	} {
-		s := tc.a.Settings("/bin/memrecall")
-		if _, ok := tc.a.Settings("")["hooks"]; ok {
-			t.Errorf("%s: native settings have hooks", tc.a.Name)
-		}
-		groups := s["hooks"].(map[string]any)[tc.event].([]any)
-		h := groups[0].(map[string]any)["hooks"].([]any)[0].(map[string]any)
-		want := map[string]any{"type": "command", "command": "/bin/memrecall hook --agent " + tc.a.Name, "timeout": tc.timeout}
-		if diff := cmp.Diff(want, h); diff != "" {
-			t.Errorf("%s %s hook (-want +got):\n%s", tc.a.Name, tc.event, diff)
-		}
-	}
-}
-
 func TestReplaceTable(t *testing.T) {
 	doc := "intro\n" + TableBegin + "\nold\n" + TableEnd + "\nrest\n"
 	got, err := ReplaceTable(doc, "new\n")

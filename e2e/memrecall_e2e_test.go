@@ -22,16 +22,13 @@ type binary struct {
 	once sync.Once
 	path string
 	err  error
-	// hook and install report whether this build has the subcommands.
-	hook, install bool
 }
 
 // mrBin is the test binary's one build of memrecall. Tests only read it
 // after its once has run.
 var mrBin binary
 
-// memrecallBin builds memrecall once and reports its path; it skips the
-// test when this build has no hook command.
+// memrecallBin builds memrecall once and reports its path.
 func memrecallBin(t *testing.T) *binary {
 	t.Helper()
 	mrBin.once.Do(func() {
@@ -50,8 +47,6 @@ func memrecallBin(t *testing.T) *binary {
 				return
 			}
 		}
-		mrBin.hook = exec.Command(mrBin.path, "hook", "-h").Run() == nil
-		mrBin.install = exec.Command(mrBin.path, "install", "-h").Run() == nil
 	})
 	if mrBin.err != nil {
 		t.Fatalf("building memrecall: %v", mrBin.err)
@@ -91,14 +86,10 @@ func (m *memrecallSetup) Close() {
 
 // memrecallFor wires memrecall into w: a fake selector that picks pick
 // after 2 s, a 0600 config naming it, a private runtime directory, and
-// the hook in the agent's settings (by `memrecall install` when this build
-// has it). It reports false when this build has no hook command.
-func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool) {
+// the hook in the agent's settings, written by `memrecall install`.
+func memrecallFor(t *testing.T, w *World, pick []string) *memrecallSetup {
 	t.Helper()
 	b := memrecallBin(t)
-	if !b.hook {
-		return nil, false
-	}
 	sel, err := fakemodel.OpenAI(fakemodel.Script{
 		Select: fakemodel.SelectByName(pick...), SelectDelay: 2 * time.Second,
 	}, fakemodel.Bounds{MaxRequests: 20, Timeout: 20 * time.Second})
@@ -125,14 +116,10 @@ func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool)
 	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if b.install {
-		cmd := exec.Command(b.path, "install", "--agent", w.Agent.Name)
-		cmd.Env = []string{"HOME=" + w.Home, "PATH=" + os.Getenv("PATH")}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("memrecall install --agent %s: %v\n%s", w.Agent.Name, err, out)
-		}
-	} else if err := w.WriteSettings(b.path); err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(b.path, "install", "--agent", w.Agent.Name)
+	cmd.Env = []string{"HOME=" + w.Home, "PATH=" + os.Getenv("PATH")}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("memrecall install --agent %s: %v\n%s", w.Agent.Name, err, out)
 	}
 	if w.Agent.Name == "qwen" && os.Getenv("MEMRECALL_E2E_QWEN_OWN_RECALL") != "1" {
 		// memrecall replaces Qwen Code's own recall: with both, each
@@ -142,7 +129,7 @@ func memrecallFor(t *testing.T, w *World, pick []string) (*memrecallSetup, bool)
 			t.Fatal(err)
 		}
 	}
-	return m, true
+	return m
 }
 
 // startDaemon runs `memrecall daemon` in the foreground for m's HOME and
@@ -171,14 +158,11 @@ func startDaemon(t *testing.T, m *memrecallSetup) *exec.Cmd {
 	return nil
 }
 
-// withMemrecall is memrecallFor that fails the test when the hook command
-// is not in this build, and stops the daemon at the end of the test.
+// withMemrecall is memrecallFor that stops the daemon at the end of the
+// test.
 func withMemrecall(t *testing.T, w *World, pick []string) *memrecallSetup {
 	t.Helper()
-	m, ok := memrecallFor(t, w, pick)
-	if !ok {
-		t.Fatal("this build of memrecall has no `hook` command")
-	}
+	m := memrecallFor(t, w, pick)
 	t.Cleanup(m.Close)
 	return m
 }

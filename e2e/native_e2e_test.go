@@ -144,11 +144,7 @@ func measureRow(t *testing.T, a *Agent, mode string, sc scenario, tools bool) Ro
 		run.Script = toolScript(a, sc.pick)
 	}
 	if mode == "memrecall" {
-		mr, ok := memrecallFor(t, w, sc.pick)
-		if !ok {
-			row.Err = "memrecall hook not available"
-			return row
-		}
+		mr := memrecallFor(t, w, sc.pick)
 		defer mr.Close()
 		run.Env = mr.Env
 	}

@@ -59,16 +59,15 @@ func NewWorld(dir, name string, a *Agent, projectTree, userTree string) (*World,
 			return nil, err
 		}
 	}
-	if err := w.WriteSettings(""); err != nil {
+	if err := w.WriteSettings(); err != nil {
 		return nil, err
 	}
 	return w, nil
 }
 
-// WriteSettings writes the agent's user settings: its base settings and,
-// when hookCmd is not empty, memrecall's hook on every event it answers.
-func (w *World) WriteSettings(hookCmd string) error {
-	data, err := json.MarshalIndent(w.Agent.Settings(hookCmd), "", "  ")
+// WriteSettings writes the agent's base user settings.
+func (w *World) WriteSettings() error {
+	data, err := json.MarshalIndent(w.Agent.Settings(), "", "  ")
 	if err != nil {
 		return fmt.Errorf("e2e: settings: %w", err)
 	}

@@ -58,9 +58,8 @@ func Anthropic(sc Script, b Bounds) (*Server, error) {
 			return answer{kind: KindOther, reply: "404"}
 		}
 		var q anthropicRequest
-		if err := json.Unmarshal(body, &q); err != nil {
-			http.Error(w, "fakemodel: bad JSON", http.StatusBadRequest)
-			return answer{kind: KindOther, reply: "400"}
+		if refused, ok := decode(w, body, &q); !ok {
+			return refused
 		}
 		a := answer{kind: KindText, reply: sc.final(), toolResult: q.hasToolResult()}
 		for _, t := range q.Tools {

@@ -241,3 +241,30 @@ func TestCandidateNames(t *testing.T) {
 		})
 	}
 }
+
+// TestBadJSON: each fake answers a body that is not JSON with a 400 and
+// logs it as KindOther "400".
+func TestBadJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		start func(Script, Bounds) (*Server, error)
+		path  string
+	}{
+		{"anthropic", Anthropic, "/v1/messages"},
+		{"gemini", Gemini, "/v1beta/models/m:generateContent"},
+		{"openai", OpenAI, "/v1/chat/completions"},
+	} {
+		s, err := tc.start(Script{}, Bounds{MaxRequests: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, _ := post(t, s.URL+tc.path, "{not json"); code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", tc.name, code)
+		}
+		got := s.Requests()
+		s.Close()
+		if len(got) != 1 || got[0].Kind != KindOther || got[0].Reply != "400" {
+			t.Errorf("%s: log %+v, want one KindOther \"400\"", tc.name, got)
+		}
+	}
+}

@@ -63,9 +63,8 @@ func Gemini(sc Script, b Bounds) (*Server, error) {
 		}
 		method := r.URL.Path[i+1:]
 		var q geminiRequest
-		if err := json.Unmarshal(body, &q); err != nil {
-			http.Error(w, "fakemodel: bad JSON", http.StatusBadRequest)
-			return answer{kind: KindOther, reply: "400"}
+		if refused, ok := decode(w, body, &q); !ok {
+			return refused
 		}
 		a := answer{kind: KindText, reply: sc.final(), toolResult: q.hasToolResult()}
 		for _, t := range q.Tools {

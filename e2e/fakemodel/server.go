@@ -14,6 +14,7 @@ package fakemodel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -210,6 +211,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.reqs[seq].Tools = a.tools
 	s.reqs[seq].ToolResult = a.toolResult
 	s.mu.Unlock()
+}
+
+// decode parses a request body into q. A body that is not JSON gets a 400
+// and decode returns what the log records of it, and false.
+func decode(w http.ResponseWriter, body []byte, q any) (answer, bool) {
+	if err := json.Unmarshal(body, q); err != nil {
+		http.Error(w, "fakemodel: bad JSON", http.StatusBadRequest)
+		return answer{kind: KindOther, reply: "400"}, false
+	}
+	return answer{}, true
 }
 
 // sleep waits d or until ctx ends; it reports whether d elapsed.
