@@ -58,8 +58,12 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	// The peer: the same query in process, on an engine of its own
 	// corpus of the same tree — what the daemon adds is the difference.
-	b.Run("engine", func(b *testing.B) {
-		eng := recall.New(recall.Options{Corpus: recall.NewCorpus(recall.Options{ProjectDir: project, UserDir: user}), MaxPromptBytes: 8000})
+	// "engine-statonly" is the same with the catalog's watch off: every
+	// query lists and stats the tree (decision 0620's before).
+	inProcess := func(b *testing.B, statOnly bool) {
+		corpus := recall.NewCorpus(recall.Options{ProjectDir: project, UserDir: user, StatOnly: statOnly})
+		defer corpus.Close()
+		eng := recall.New(recall.Options{Corpus: corpus, MaxPromptBytes: 8000})
 		defer eng.Shutdown()
 		eng.Query(context.Background(), recall.Query{Text: queries[0]}).Initial(context.Background())
 		lat := make([]time.Duration, 0, 1024)
@@ -74,7 +78,9 @@ func BenchmarkRoundTrip(b *testing.B) {
 		slices.Sort(lat)
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
-	})
+	}
+	b.Run("engine", func(b *testing.B) { inProcess(b, false) })
+	b.Run("engine-statonly", func(b *testing.B) { inProcess(b, true) })
 	b.Run("floor", func(b *testing.B) {
 		run(b, func(int) wire.Request { return event("claude", "bench", "PreToolUse", `,"tool_name":"Bash"`) })
 	})

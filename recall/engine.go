@@ -20,6 +20,9 @@ import (
 type Engine struct {
 	cat   *memory.Catalog
 	index *score.Index
+	// syncScanMax is syncScanMaxFiles; tests lower it to take the large
+	// tree's path on a small one.
+	syncScanMax int
 	// ownCorpus: the engine built its corpus (no Options.Corpus), so
 	// Shutdown closes it.
 	ownCorpus bool
@@ -78,19 +81,20 @@ func newEngine(opts Options, faults fault) *Engine {
 		corpus, own = NewCorpus(opts), true
 	}
 	e := &Engine{
-		cat:       corpus.cat,
-		index:     corpus.index,
-		ownCorpus: own,
-		budget:    promptBudget(opts.MaxPromptBytes),
-		selector:  opts.Selector,
-		sink:      opts.Sink,
-		clock:     clock,
-		faults:    faults,
-		origin:    time.Now(),
-		life:      life,
-		stop:      stop,
-		sess:      fsm.NewSession(),
-		warmed:    make(chan struct{}),
+		cat:         corpus.cat,
+		index:       corpus.index,
+		ownCorpus:   own,
+		syncScanMax: syncScanMaxFiles,
+		budget:      promptBudget(opts.MaxPromptBytes),
+		selector:    opts.Selector,
+		sink:        opts.Sink,
+		clock:       clock,
+		faults:      faults,
+		origin:      time.Now(),
+		life:        life,
+		stop:        stop,
+		sess:        fsm.NewSession(),
+		warmed:      make(chan struct{}),
 	}
 	if opts.NoWarmUp {
 		close(e.warmed)

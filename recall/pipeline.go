@@ -32,7 +32,7 @@ const syncScanMaxFiles = 2000
 // stats compete neither with the ranking nor with the host building its
 // first request.
 func (e *Engine) snapshot() (res memory.Result, cached bool, err error) {
-	if last, ok := e.cat.Last(); ok && last.Stats.Listed > syncScanMaxFiles {
+	if last, ok := e.cat.Last(); ok && last.Stats.Listed > e.syncScanMax {
 		if cur, ok := e.cat.Current(); ok {
 			return cur, false, nil
 		}
@@ -123,6 +123,7 @@ func (e *Engine) run(p *Plan) {
 	e.mu.Lock()
 	p.ranked, p.cands, p.sq = found, cands, q
 	p.trace.Skipped = res.Skipped
+	p.trace.Watched, p.trace.Stale = res.Stats.Watched, cached
 	p.trace.Scanned, p.trace.Kept, p.trace.Ranked, p.trace.Candidates = len(res.Docs), len(kept), found, cands
 	p.trace.Scan, p.trace.Publish = scanTook, time.Since(p.start)
 	e.applyLocked(p, fsm.DeterministicPublished(p.id, e.now(), ranking, len(res.Docs), scanTook))

@@ -37,6 +37,12 @@ type Trace struct {
 	Err      error
 	// Fast and Refined are the documents the plan injected at each phase.
 	Fast, Refined []memory.ID
+	// Watched says the tree was answered by the catalog's file-system
+	// watch: nothing had changed since its last full revalidation
+	// (memory.Stats.Watched). Stale says the plan ranked the catalog's last
+	// result without revalidating it (a tree over 2,000 topics the watch
+	// could not vouch for; docs/decisions/0603-freshness.md).
+	Watched, Stale bool
 	// Scan is the time to read the tree; Publish the time from the query
 	// to the published deterministic result; Selector the selector call;
 	// Settle the time from the query to the settle.
