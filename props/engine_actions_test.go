@@ -227,6 +227,7 @@ func (h *engineHarness) initial(t *rapid.T, p *enginePlan, cancelled bool) {
 		p.hostEnded = true
 	}
 	inj := p.plan.Initial(ctx)
+	// Exact on the bubble's fake clock (see engineCeiling).
 	if waited := time.Since(now); waited > engineCeiling {
 		h.fail(t, "plan %d: Initial blocked %v, more than the %v ceiling (liveness)", p.n, waited, engineCeiling)
 	}

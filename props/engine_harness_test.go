@@ -94,6 +94,9 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// newEngineHarness starts a session on a fresh engine. It must run inside
+// a synctest bubble (TestEngineLifecycle's): its liveness checks read the
+// bubble's fake clock (see engineCeiling).
 func newEngineHarness(t *rapid.T, tr *engineTree) *engineHarness {
 	h := &engineHarness{
 		tr: tr, rec: &telemetry.Recorder{}, logs: &lockedBuffer{}, start: time.Now(),

@@ -13,6 +13,15 @@ import (
 
 // engineCeiling is recall's initial-wait ceiling (an internal constant of
 // the engine, restated here as the liveness bound the suite holds it to).
+//
+// The bound has no margin, and needs none: the harness runs only inside
+// TestEngineLifecycle's synctest bubble, where time.Now is the bubble's
+// fake clock. It moves only when every goroutine of the bubble is durably
+// blocked, so an Initial that waits out its timer has waited exactly the
+// ceiling, however loaded the machine and with or without -race; only an
+// engine that waits on past its timer (the ignore_ceiling mutant) reads
+// more. In real time the same check would need a margin for the
+// scheduler, and would then prove less.
 const engineCeiling = 100 * time.Millisecond
 
 // engineInvariantsOnlyEnv, set to 1, makes the suite judge the engine by
