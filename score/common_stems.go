@@ -197,7 +197,7 @@ var commonStems = [...]string{
 	"misuse", "mix", "mixe", "mixed", "mixing", "mod", "mode", "model",
 	"modern", "modify", "moment", "money", "monitor", "month", "moral", "more",
 	"morn", "most", "mostly", "mother", "motion", "mouth", "move", "moved",
-	"movement", "movie", "moving", "mr", "mrs", "much", "multiple", "music",
+	"movement", "moving", "movy", "mr", "mrs", "much", "multiple", "music",
 	"must", "my", "myself", "mysterious", "naive", "name", "named", "namely",
 	"naming", "nasty", "nation", "national", "natural", "naturally", "nature", "naughty",
 	"near", "nearby", "nearer", "nearest", "nearly", "necessarily", "necessary", "necessity",

@@ -3,6 +3,8 @@ package score
 import (
 	"slices"
 	"testing"
+
+	"github.com/memrecall/memrecall/memory"
 )
 
 func TestMatches(t *testing.T) {
@@ -95,6 +97,12 @@ func TestLightStem(t *testing.T) {
 		{"create_issues", "create_issues"}, {"сервера", "сервера"}, {"サーバ", "サーバ"},
 		// A stem keeps three bytes: "ss" would be shorter than any token.
 		{"sses", "sse"}, {"classes", "class"},
+		// French singulars typed without accents meet their plurals, as
+		// the English -ie words do.
+		{"categorie", "category"}, {"categories", "category"}, {"category", "category"},
+		{"sortie", "sorty"}, {"sorties", "sorty"}, {"cookie", "cooky"}, {"cookies", "cooky"},
+		{"adresse", "adress"}, {"adresses", "adress"}, {"address", "address"},
+		{"vitesse", "vitess"}, {"tie", "tie"}, {"trie", "trie"}, {"strasse", "strasse"},
 	}
 	for _, tt := range tests {
 		if got := lightStem(tt.in); got != tt.want {
@@ -105,6 +113,36 @@ func TestLightStem(t *testing.T) {
 		}
 		if q := NewQuery(tt.in, nil); q.Empty() {
 			t.Errorf("the query %q has no token", tt.in)
+		}
+	}
+}
+
+// TestSingularMeetsPlural: a French word typed without accents meets its
+// plural from either side, as English words do (docs/decisions/
+// 0210-usage-titles-french-stems.md); the English -ie words do too.
+func TestSingularMeetsPlural(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"categorie", "categories", true}, {"categories", "categorie", true},
+		{"category", "categories", true}, {"categories", "category", true},
+		{"sortie", "sorties", true}, {"sorties", "sortie", true},
+		{"strategie", "strategies", true}, {"strategies", "strategy", true},
+		{"adresse", "adresses", true}, {"adresses", "adresse", true},
+		{"cookies", "cookie", true}, {"cookie", "cookies", true},
+		{"address", "addresses", true}, {"addresses", "address", true},
+		{"tie", "ties", true}, {"sortie", "sort", false}, {"adresse", "adrenaline", false},
+	} {
+		if got := Matches(tt.a, tt.b); got != tt.want {
+			t.Errorf("Matches(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		q := NewQuery(tt.a, nil)
+		d := &memory.Document{Type: memory.TypeProject, Title: tt.b}
+		_, naive := RankNaive(q, []*memory.Document{d})
+		_, index := NewIndex().Rank(q, []*memory.Document{d})
+		if (len(naive) > 0) != tt.want || len(index) != len(naive) {
+			t.Errorf("query %q, title %q: naive %d, index %d matches, want %v", tt.a, tt.b, len(naive), len(index), tt.want)
 		}
 	}
 }

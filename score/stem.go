@@ -10,6 +10,9 @@ import "strings"
 //
 //	-ies, -ied → -y             (retries, retried → retry)
 //	-sses → -ss                 (processes → process)
+//	-ie → -y, -esse → -ess      (cookie, catégorie typed categorie,
+//	                             adresse: the singulars of -ies and
+//	                             -esses plurals, in French and English)
 //	-ings, -ing, -ed            (settings, logging, stopped; a doubled
 //	                             final consonant other than l, s, z undone)
 //	-s, but not -ss, -us, -is   (jobs → job; class, status, redis stay)
@@ -46,6 +49,16 @@ func stemOnce(w string) string {
 	}
 	if s := w[:n-2]; strings.HasSuffix(w, "sses") && ok(s) {
 		return s
+	}
+	// The singulars of such plurals in French (and in English -ie words):
+	// catégorie, sortie, cookie → -y as their -ies plurals, adresse,
+	// vitesse → -ess as their -esses plurals, so a French word typed in
+	// ASCII meets its plural as an English one does.
+	if s, found := strings.CutSuffix(w, "ie"); found && ok(s) {
+		return s + "y"
+	}
+	if s, found := strings.CutSuffix(w, "esse"); found && ok(s) {
+		return s + "ess"
 	}
 	for _, suffix := range [...]string{"ings", "ing", "ed"} {
 		if base, found := strings.CutSuffix(w, suffix); found && ok(base) {
