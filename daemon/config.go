@@ -66,6 +66,14 @@ type RootsConfig struct {
 // Duration is a time.Duration written as "90s" or "1h" in JSON.
 type Duration time.Duration
 
+// MarshalJSON writes the duration as UnmarshalJSON reads it ("1h0m0s"), so
+// a Config written by a program reads back the same. (Without it the
+// default encoding is a bare number of nanoseconds, which the reader
+// refuses: a config written with json.Marshal was a config error.)
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
 // UnmarshalJSON reads a Go duration string.
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
@@ -137,6 +145,20 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 		c.Selector.APIKey = getenv(EnvAPIKey)
 	}
 	return c, nil
+}
+
+// ConfigErrorKind names the kind of a LoadConfig error for logs and
+// status, which must not carry the error's text (it names the file and
+// may quote it): "unsafe" (ErrConfigUnsafe), "invalid" or "".
+func ConfigErrorKind(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrConfigUnsafe):
+		return "unsafe"
+	default:
+		return "invalid"
+	}
 }
 
 // ConfigExposed reports whether the config file at path exists and can

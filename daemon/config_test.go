@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -70,4 +72,49 @@ func TestConfigPath(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ConfigPath (-want +got):\n%s", diff)
 	}
+}
+
+// TestConfigRoundTrips: a Config written with encoding/json (as the
+// benchmarks and tests write theirs) loads back as the same Config.
+// Before Duration had MarshalJSON, any such file was a config error.
+func TestConfigRoundTrips(t *testing.T) {
+	dir := t.TempDir()
+	rapid.Check(t, func(t *rapid.T) {
+		var agents []string
+		for _, a := range []string{"claude", "gemini", "qwen"} {
+			if rapid.Bool().Draw(t, a) {
+				agents = append(agents, a)
+			}
+		}
+		c := Config{
+			Selector: SelectorConfig{
+				BaseURL: rapid.SampledFrom([]string{"", "http://127.0.0.1:8080/v1"}).Draw(t, "url"),
+				Model:   rapid.StringMatching(`[a-z0-9-]{0,8}`).Draw(t, "model"),
+				APIKey:  rapid.StringMatching(`[A-Za-z0-9]{0,12}`).Draw(t, "key"),
+			},
+			IdleExit:    Duration(rapid.Int64Range(0, int64(48*time.Hour)).Draw(t, "idle")),
+			SessionIdle: Duration(rapid.Int64Range(0, int64(48*time.Hour)).Draw(t, "session_idle")),
+		}
+		if len(agents) > 0 {
+			c.Roots = map[string]RootsConfig{}
+			for _, a := range agents {
+				c.Roots[a] = RootsConfig{Project: "/p/" + a, User: rapid.SampledFrom([]string{"", "/u"}).Draw(t, "user")}
+			}
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "config.json")
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadConfig(p, func(string) string { return "" })
+		if err != nil {
+			t.Fatalf("LoadConfig of %s: %v", b, err)
+		}
+		if diff := cmp.Diff(c, got); diff != "" {
+			t.Fatalf("round trip of %s (-wrote +loaded):\n%s", b, diff)
+		}
+	})
 }

@@ -45,6 +45,19 @@ type Options struct {
 	// answer every event with nothing (fail open) and say so in Status.
 	Config    Config
 	ConfigErr error
+	// ConfigPath, when set, is the file Config was loaded from: before each
+	// event the daemon compares the file's size and modification time with
+	// what it last loaded and, if they changed, loads it again (LoadConfig,
+	// with Getenv), so an edit applies without a restart (decision 0723).
+	// A config that became unusable makes the daemon answer nothing, as at
+	// start; a fixed one makes it answer again.
+	ConfigPath string
+	// Getenv is the daemon's environment for reloading the config; nil is
+	// os.Getenv.
+	Getenv func(string) string
+	// IdleExit, when positive, overrides the config's idle_exit
+	// (`memrecall daemon --idle`), across reloads too.
+	IdleExit time.Duration
 	// Version is the daemon's protocol version; zero is wire.Version.
 	// Tests set an older one to exercise replacement.
 	Version int
@@ -92,6 +105,9 @@ type Server struct {
 	slots  chan struct{}
 
 	mu       sync.Mutex
+	cfg      Config
+	cfgErr   error
+	cfgStamp configStamp
 	sessions map[sessionKey]*session
 	corpora  map[rootsKey]*corpus
 	lat      []int64
@@ -163,31 +179,94 @@ func newServer(opts Options) *Server {
 	if s.opts.ReadFile == nil {
 		s.opts.ReadFile = os.ReadFile
 	}
-	s.selector = opts.Selector
-	if s.selector == nil && opts.Config.Selector.BaseURL != "" && opts.Config.Selector.Model != "" {
-		sc := opts.Config.Selector
-		sel, err := model.OpenAI(model.OpenAIConfig{BaseURL: sc.BaseURL, Model: sc.Model, APIKey: sc.APIKey})
-		if err != nil && s.opts.ConfigErr == nil {
-			// An unusable selector is a configuration error: fail open
-			// rather than silently run without it.
-			s.opts.ConfigErr = fmt.Errorf("%w: selector: %w", ErrConfigInvalid, err)
-		}
-		s.selector = sel
+	if s.opts.Getenv == nil {
+		s.opts.Getenv = os.Getenv
 	}
+	// No stamp yet: the first event loads the file again, so an edit
+	// between the caller's LoadConfig and now is not missed.
+	s.cfgStamp = configStamp{size: -1}
+	s.applyConfigLocked(opts.Config, opts.ConfigErr)
 	s.lastSeen = s.now()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
 }
 
+// applyConfigLocked makes cfg (or, when err is set, "answer nothing") the
+// daemon's config, with the selector it describes. Sessions already open
+// keep the engine, and so the selector and roots, they started with.
+func (s *Server) applyConfigLocked(cfg Config, err error) {
+	s.cfg, s.cfgErr = cfg, err
+	s.selector = s.opts.Selector
+	if s.selector == nil && cfg.Selector.BaseURL != "" && cfg.Selector.Model != "" {
+		sc := cfg.Selector
+		sel, selErr := model.OpenAI(model.OpenAIConfig{BaseURL: sc.BaseURL, Model: sc.Model, APIKey: sc.APIKey})
+		if selErr != nil && s.cfgErr == nil {
+			// An unusable selector is a configuration error: fail open
+			// rather than silently run without it.
+			s.cfgErr = fmt.Errorf("%w: selector: %w", ErrConfigInvalid, selErr)
+		}
+		s.selector = sel
+	}
+}
+
+// configStamp is what tells a changed config file: whether it exists, its
+// size, modification time and mode (a chmod 600 that makes a refused file
+// usable changes only the mode).
+type configStamp struct {
+	exists bool
+	size   int64
+	mod    time.Time
+	mode   fs.FileMode
+}
+
+func stampOf(path string) configStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return configStamp{}
+	}
+	return configStamp{exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode()}
+}
+
+// reloadConfig loads the config file again when it changed since it was
+// last loaded: one stat per event. It returns the config in force.
+func (s *Server) reloadConfig() (Config, error) {
+	if s.opts.ConfigPath == "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.cfg, s.cfgErr
+	}
+	st := stampOf(s.opts.ConfigPath)
+	s.mu.Lock()
+	if st == s.cfgStamp {
+		defer s.mu.Unlock()
+		return s.cfg, s.cfgErr
+	}
+	s.mu.Unlock()
+	cfg, err := LoadConfig(s.opts.ConfigPath, s.opts.Getenv)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfgStamp = st
+	s.applyConfigLocked(cfg, err)
+	s.log.Info("config reloaded", "error", ConfigErrorKind(s.cfgErr))
+	return s.cfg, s.cfgErr
+}
+
 func (s *Server) idleExit() time.Duration {
-	if d := time.Duration(s.opts.Config.IdleExit); d > 0 {
+	if s.opts.IdleExit > 0 {
+		return s.opts.IdleExit
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := time.Duration(s.cfg.IdleExit); d > 0 {
 		return d
 	}
 	return DefaultIdleExit
 }
 
 func (s *Server) sessionIdle() time.Duration {
-	if d := time.Duration(s.opts.Config.SessionIdle); d > 0 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := time.Duration(s.cfg.SessionIdle); d > 0 {
 		return d
 	}
 	return DefaultSessionIdle
@@ -288,16 +367,17 @@ func (s *Server) janitor() {
 // been idle for its idle period.
 func (s *Server) sweep() bool {
 	now := s.now()
+	sessionIdle, idleExit := s.sessionIdle(), s.idleExit()
 	var ended []*session
 	s.mu.Lock()
 	for k, se := range s.sessions {
-		if now.Sub(se.seen()) > s.sessionIdle() {
+		if now.Sub(se.seen()) > sessionIdle {
 			ended = append(ended, se)
 			delete(s.sessions, k)
 		}
 	}
 	s.dropUnusedLocked()
-	idle := now.Sub(s.lastSeen) > s.idleExit()
+	idle := now.Sub(s.lastSeen) > idleExit
 	s.mu.Unlock()
 	for _, se := range ended {
 		se.shutdown()
@@ -359,6 +439,7 @@ func (s *Server) Handle(req wire.Request) wire.Response {
 	}
 	switch req.Op {
 	case wire.OpStatus:
+		s.reloadConfig()
 		st := s.Status()
 		resp.Status = &st
 	case wire.OpExit:
@@ -370,9 +451,16 @@ func (s *Server) Handle(req wire.Request) wire.Response {
 			budget = time.Millisecond
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, budget)
-		resp.Output = string(s.event(ctx, req))
+		out, rec := s.event(ctx, req)
 		cancel()
-		s.record(time.Since(start))
+		resp.Output = string(out)
+		took := time.Since(start)
+		s.record(took)
+		// Kinds, counts, durations and a hash only: never the prompt, the
+		// memory, a title or a path (decision 0722).
+		s.log.Info("event", "agent", rec.agent, "op", rec.op, "outcome", rec.outcome,
+			"session", rec.session, "docs", rec.docs, "out_bytes", len(out),
+			"budget_ms", req.BudgetMillis, "took_us", took.Microseconds())
 	}
 	return resp
 }
@@ -388,28 +476,53 @@ func (s *Server) record(d time.Duration) {
 	s.lat = append(s.lat, d.Microseconds())
 }
 
+// eventRecord is what the log says about one event: kinds, a hash and
+// counts, nothing the agent or the memory wrote.
+type eventRecord struct {
+	agent   string // a known agent name, else "unknown"
+	op      string // agent.Op's name, "" before parsing
+	outcome string // ok, config_error, bad_agent, bad_event, ignored, session_end, no_roots
+	session string // hash of (agent, session id)
+	docs    int    // documents delivered
+}
+
 // event runs one hook event and returns what the hook prints.
-func (s *Server) event(ctx context.Context, req wire.Request) []byte {
-	if s.opts.ConfigErr != nil {
-		return nil
+func (s *Server) event(ctx context.Context, req wire.Request) ([]byte, eventRecord) {
+	rec := eventRecord{agent: "unknown"}
+	cfg, cfgErr := s.reloadConfig()
+	if cfgErr != nil {
+		rec.outcome = "config_error"
+		return nil, rec
 	}
 	name, err := agent.ParseName(req.Agent)
 	if err != nil {
-		return nil
+		rec.outcome = "bad_agent"
+		return nil, rec
 	}
+	rec.agent = string(name)
 	ev, err := agent.Parse(name, req.Event)
-	if err != nil || ev.Op == agent.OpNone {
-		return nil
+	if err != nil {
+		rec.outcome = "bad_event"
+		return nil, rec
+	}
+	rec.op, rec.session = ev.Op.String(), hash(string(name), ev.SessionID)
+	if ev.Op == agent.OpNone {
+		rec.outcome = "ignored"
+		return nil, rec
 	}
 	if ev.Op == agent.OpSessionEnd {
 		s.endSession(sessionKey{name, ev.SessionID})
-		return nil
+		rec.outcome = "session_end"
+		return nil, rec
 	}
-	se, err := s.session(ev, req.Env)
+	se, err := s.session(ev, req.Env, cfg)
 	if err != nil {
-		return nil
+		rec.outcome = "no_roots"
+		return nil, rec
 	}
-	return se.handle(ctx, ev)
+	out, docs := se.handle(ctx, ev)
+	rec.outcome, rec.docs = "ok", docs
+	return out, rec
 }
 
 func (s *Server) endSession(k sessionKey) {
@@ -425,7 +538,7 @@ func (s *Server) endSession(k sessionKey) {
 // session returns the open session of ev, creating it (and its corpus, if
 // no session of the same roots has one) on its first event. A session
 // keeps the roots it started with.
-func (s *Server) session(ev agent.Event, env map[string]string) (*session, error) {
+func (s *Server) session(ev agent.Event, env map[string]string, cfg Config) (*session, error) {
 	k := sessionKey{ev.Agent, ev.SessionID}
 	s.mu.Lock()
 	se := s.sessions[k]
@@ -433,7 +546,7 @@ func (s *Server) session(ev agent.Event, env map[string]string) (*session, error
 	if se != nil {
 		return se, nil
 	}
-	roots, err := s.locate(ev, env)
+	roots, err := s.locate(ev, env, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -466,14 +579,14 @@ func (s *Server) session(ev agent.Event, env map[string]string) (*session, error
 
 // locate finds the memory roots of ev's agent for its cwd, with the
 // hook's environment, then applies the config's overrides.
-func (s *Server) locate(ev agent.Event, env map[string]string) (agent.Roots, error) {
+func (s *Server) locate(ev agent.Event, env map[string]string, cfg Config) (agent.Roots, error) {
 	getenv := func(k string) string { return env[k] }
 	home := env["HOME"]
 	if home == "" {
 		return agent.Roots{}, errors.New("daemon: hook sent no HOME")
 	}
 	roots, err := agent.Locate(ev.Agent, ev.Cwd, agent.Env{Home: home, Getenv: getenv, ReadFile: s.opts.ReadFile})
-	o, override := s.opts.Config.Roots[string(ev.Agent)]
+	o, override := cfg.Roots[string(ev.Agent)]
 	if err != nil && !override {
 		return agent.Roots{}, fmt.Errorf("daemon: locate: %w", err)
 	}

@@ -64,20 +64,21 @@ func (se *session) seen() time.Time {
 	return se.last
 }
 
-// handle runs one event of the session; ctx bounds the initial wait.
-func (se *session) handle(ctx context.Context, ev agent.Event) []byte {
+// handle runs one event of the session; ctx bounds the initial wait. It
+// returns what the hook prints and how many documents that delivers.
+func (se *session) handle(ctx context.Context, ev agent.Event) ([]byte, int) {
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	if se.ended {
-		return nil
+		return nil, 0
 	}
 	se.events++
 	se.last = se.now()
 	var inj recall.Injection
 	switch ev.Op {
 	case agent.OpQuery:
-		se.awaitWarm(ctx)
 		se.plan = se.eng.Query(se.life, recall.Query{Text: ev.Prompt, RecentTools: se.tools})
+		se.awaitFirst(ctx, se.plan)
 		inj = se.plan.Initial(ctx)
 	case agent.OpToolResult:
 		se.remember(ev.Tools)
@@ -96,34 +97,46 @@ func (se *session) handle(ctx context.Context, ev agent.Event) []byte {
 		se.plan = nil
 	}
 	se.injected += len(inj.Docs)
-	return agent.Answer(ev, inj.Text)
+	return agent.Answer(ev, inj.Text), len(inj.Docs)
 }
 
-// warmReserve is the part of a hook's budget kept for the query itself
-// when the daemon waits for a cold engine's warm-up: the engine's 100 ms
-// initial ceiling and a margin.
-const warmReserve = 150 * time.Millisecond
+// firstReserve is what the daemon keeps of a hook's budget, after
+// waiting for a cold engine's first result, for the delivery point, the
+// rendering and the answer (answerMargin is kept back besides).
+const firstReserve = 25 * time.Millisecond
 
-// awaitWarm waits, within ctx's deadline less warmReserve, until the
-// session's engine has read its tree. In `claude -p` and `qwen -p` runs
-// the first prompt follows SessionStart by milliseconds: without the wait
-// the first query races the cold scan against the engine's 100 ms initial
-// ceiling and, on a loaded machine, comes back empty. On a warm corpus the
-// warm-up is one revalidation and the wait is that long.
-func (se *session) awaitWarm(ctx context.Context) {
+// awaitFirst waits, on an engine still warming and within ctx's deadline
+// less firstReserve, until plan's deterministic result is published. In
+// `claude -p` and `qwen -p` runs the first prompt follows SessionStart by
+// milliseconds, and on a fresh daemon it is the very event that created
+// the engine: the plan must scan the tree and rank it cold (the index is
+// still being built), which on a loaded machine does not fit the engine's
+// 100 ms initial ceiling. The hook's budget is the host's to spend, so the
+// daemon waits for exactly what the answer needs — the scan and the
+// ranking of this one query, not the whole index (decision 0721). On a
+// warmed engine it does not wait: Initial's own ceiling applies.
+func (se *session) awaitFirst(ctx context.Context, plan *recall.Plan) {
+	select {
+	case <-se.eng.Warmed():
+		return
+	default:
+	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
-		<-se.eng.Warmed()
+		select {
+		case <-plan.Published():
+		case <-ctx.Done():
+		}
 		return
 	}
-	wait := time.Until(deadline.Add(-warmReserve))
+	wait := time.Until(deadline.Add(-firstReserve))
 	if wait <= 0 {
 		return
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
-	case <-se.eng.Warmed():
+	case <-plan.Published():
 	case <-t.C:
 	case <-ctx.Done():
 	}

@@ -24,7 +24,7 @@ func (s *Server) Status() wire.Status {
 		Sessions:    []wire.Session{},
 		Corpora:     []wire.Corpus{},
 	}
-	if s.opts.ConfigErr != nil {
+	if s.cfgErr != nil {
 		st.ConfigError = true
 	}
 	uses := map[rootsKey]int{}

@@ -121,6 +121,16 @@ func (p *Plan) close() {
 	p.watchMu.Unlock()
 }
 
+// Published returns a channel that is closed when the plan's
+// deterministic result (the lexical ranking, hence the fast delivery) has
+// reached the lifecycle, or the plan's pipeline gave up. Initial waits for
+// it up to the engine's initial ceiling; a host whose own budget is larger
+// can wait for it longer before calling Initial — a daemon answering the
+// first query on an engine still warming, whose scan and cold ranking may
+// not fit the ceiling on a loaded machine (docs/decisions/0721). On a
+// warm engine it is closed within milliseconds.
+func (p *Plan) Published() <-chan struct{} { return p.published }
+
 // Initial marks the initial delivery point: the host is about to send the
 // first model request of the turn. It waits until the first of: the
 // deterministic result is published (on a warm engine, a few

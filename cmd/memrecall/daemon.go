@@ -39,7 +39,16 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	if *detached {
+		// A detached daemon has no terminal: it logs to a size-bounded
+		// file in the runtime directory (decision 0722), or nowhere if
+		// that cannot be opened.
 		logger = slog.New(slog.DiscardHandler)
+		if wire.EnsureDir(dir) == nil {
+			if lf, err := daemon.OpenLog(dir, 0); err == nil {
+				defer lf.Close()
+				logger = slog.New(slog.NewTextHandler(lf, nil))
+			}
+		}
 	}
 	home, _ := os.UserHomeDir()
 	cfgPath := daemon.ConfigPath(os.Getenv, home)
@@ -49,19 +58,19 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfgErr != nil {
 		// Fail open: serve, but answer nothing until the config is fixed.
-		logger.Warn("config not used; answering every event with nothing", "err", cfgErr)
-	}
-	if *idle > 0 {
-		cfg.IdleExit = daemon.Duration(*idle)
+		// The kind only: the error's text names the file and may quote it.
+		logger.Warn("config not used; answering every event with nothing", "kind", daemon.ConfigErrorKind(cfgErr))
 	}
 	opts := daemon.Options{
-		Dir: dir, Config: cfg, ConfigErr: cfgErr, Logger: logger, SnapshotDir: snapshotDir(false),
+		Dir: dir, Config: cfg, ConfigErr: cfgErr, ConfigPath: cfgPath, IdleExit: *idle,
+		Logger: logger, SnapshotDir: snapshotDir(false),
 	}
 	if *lockFD >= 0 {
 		opts.Lock = os.NewFile(uintptr(*lockFD), wire.LockName)
 	}
 	srv, err := daemon.Listen(opts)
 	if errors.Is(err, daemon.ErrRunning) {
+		logger.Info("another daemon holds the lock; exiting")
 		if *detached {
 			return 0 // another hook's daemon won the race
 		}
@@ -69,6 +78,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err != nil {
+		logger.Warn("daemon could not listen")
 		fmt.Fprintf(stderr, "daemon: %v\n", err)
 		return 1
 	}

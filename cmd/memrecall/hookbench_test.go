@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +25,15 @@ import (
 // the hook-only binary memrecall-hook. Two floors are measured in the same run: "true",
 // the spawn of /bin/true, and "go-empty", a Go program whose main does
 // nothing (the Go runtime's own start). The tree has 1,000 topics. p50/p99 are per
-// process, in microseconds.
+// process, in microseconds; answered-% is the share of runs that printed
+// memory (the prompt is one topic's title and description, so a run that
+// prints nothing ran out of budget or failed).
+//
+// "start" starts a daemon that finds the snapshot the previous one left
+// (the usual first event of a day); "start-nosnap" runs with the snapshot
+// off, so the daemon reads and parses every file (from the page cache).
+// MEMRECALL_BENCH_PEER=/path/to/memrecall adds "start-peer": the same
+// start with another build of memrecall (an older commit), in the same run.
 //
 //	go test -run XXX -bench HookProcess -benchtime 100x ./cmd/memrecall
 func BenchmarkHookProcess(b *testing.B) {
@@ -69,32 +79,57 @@ func BenchmarkHookProcess(b *testing.B) {
 	}
 	defer stop()
 	time.Sleep(2100 * time.Millisecond) // past memory's racy window (see daemon.BenchmarkRoundTrip)
-	event := `{"session_id":"bench","cwd":"/","hook_event_name":"UserPromptSubmit","prompt":"deploy release checklist"}`
-	spawn := func(b *testing.B, name string, args ...string) time.Duration {
+	prompt, err := topicPrompt(project)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pj, _ := json.Marshal(prompt)
+	// A new session per process: one session's second identical prompt
+	// gets nothing (its documents were delivered), which would measure an
+	// empty answer.
+	sessions := 0
+	event := func() string {
+		sessions++
+		return `{"session_id":"bench-` + strconv.Itoa(sessions) + `","cwd":"/","hook_event_name":"UserPromptSubmit","prompt":` + string(pj) + `}`
+	}
+	answered := 0
+	spawnEnv := func(b *testing.B, env []string, name string, args ...string) time.Duration {
 		c := exec.Command(name, args...)
 		c.Env = env
-		c.Stdin = strings.NewReader(event)
+		c.Stdin = strings.NewReader(event())
 		var out bytes.Buffer
 		c.Stdout = &out
 		start := time.Now()
 		if err := c.Run(); err != nil {
 			b.Fatalf("%s: %v", name, err)
 		}
-		return time.Since(start)
+		d := time.Since(start)
+		if strings.Contains(out.String(), "additionalContext") {
+			answered++
+		}
+		return d
 	}
-	measure := func(b *testing.B, before func(), name string, args ...string) {
+	spawn := func(b *testing.B, name string, args ...string) time.Duration {
+		return spawnEnv(b, env, name, args...)
+	}
+	measureEnv := func(b *testing.B, env []string, before func(), name string, args ...string) {
 		lat := make([]time.Duration, 0, 256)
+		answered = 0
 		for b.Loop() {
 			if before != nil {
 				b.StopTimer()
 				before()
 				b.StartTimer()
 			}
-			lat = append(lat, spawn(b, name, args...))
+			lat = append(lat, spawnEnv(b, env, name, args...))
 		}
 		slices.Sort(lat)
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		b.ReportMetric(float64(100*answered)/float64(len(lat)), "answered-%")
+	}
+	measure := func(b *testing.B, before func(), name string, args ...string) {
+		measureEnv(b, env, before, name, args...)
 	}
 	b.Run("true", func(b *testing.B) { measure(b, nil, "/bin/true") })
 	b.Run("go-empty", func(b *testing.B) { measure(b, nil, empty) })
@@ -107,4 +142,32 @@ func BenchmarkHookProcess(b *testing.B) {
 	})
 	b.Run("warm-hook-binary", func(b *testing.B) { measure(b, nil, hookExe, "--agent", "claude") })
 	b.Run("start", func(b *testing.B) { measure(b, stop, exe, "hook", "--agent", "claude") })
+	b.Run("start-nosnap", func(b *testing.B) {
+		measureEnv(b, append(env[:len(env):len(env)], "MEMRECALL_SNAPSHOT=off"), stop, exe, "hook", "--agent", "claude")
+	})
+	if peer := os.Getenv("MEMRECALL_BENCH_PEER"); peer != "" {
+		b.Run("start-peer", func(b *testing.B) { measure(b, stop, peer, "hook", "--agent", "claude") })
+	}
+}
+
+// topicPrompt is the title and description of the first topic under
+// root: a prompt the tree surely has memory for.
+func topicPrompt(root string) (string, error) {
+	ents, err := os.ReadDir(filepath.Join(root, "d000"))
+	if err != nil || len(ents) == 0 {
+		return "", fmt.Errorf("no topic: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "d000", ents[0].Name()))
+	if err != nil {
+		return "", err
+	}
+	var words []string
+	for _, line := range strings.Split(string(data), "\n") {
+		for _, k := range []string{"name: ", "description: "} {
+			if v, ok := strings.CutPrefix(line, k); ok {
+				words = append(words, v)
+			}
+		}
+	}
+	return strings.Join(words, " "), nil
 }

@@ -1,0 +1,72 @@
+package daemon
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConfigReloadedWhenChanged: the daemon reads its config file again
+// when the file changes, with no restart. A new roots override applies to
+// the sessions that start after it; a key in a file others can read is
+// still refused (the daemon answers nothing and status says so), and a
+// chmod 600 makes it answer again.
+func TestConfigReloadedWhenChanged(t *testing.T) {
+	treeA := copyTree(t) // the example memory: deploy-checklist.md
+	treeB := t.TempDir()
+	note := "---\ntype: project\nname: Staging database\ndescription: where the staging database lives\n---\nThe staging database is pg-staging-7.\n"
+	if err := os.WriteFile(filepath.Join(treeB, "staging-db.md"), []byte(note), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "config.json")
+	write := func(project string, key string, mode os.FileMode) {
+		t.Helper()
+		c := Config{Roots: map[string]RootsConfig{"claude": {Project: project}}}
+		c.Selector.APIKey = key
+		b, _ := json.Marshal(c)
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(treeA, "", 0o600)
+	cfg, err := LoadConfig(path, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(Options{Dir: runtimeDir(t), Config: cfg, ConfigPath: path, Getenv: func(string) string { return "" }})
+	defer s.shutdownSessions()
+	ask := func(session, text string) string {
+		return contextOf(t, s.Handle(event("claude", session, "UserPromptSubmit", prompt(text))).Output)
+	}
+	steps := []struct {
+		name    string
+		change  func()
+		session string
+		prompt  string
+		want    string // a substring of the context, "" for nothing
+		cfgErr  bool
+	}{
+		{"the config at start", nil, "s1", "deploy checklist for billing-api", "deploy-checklist.md", false},
+		{"roots changed: a new session reads the new root", func() { write(treeB, "", 0o600) }, "s2", "staging database", "staging-db.md", false},
+		{"a key in a group-readable file is refused", func() { write(treeB, "sk-test", 0o640) }, "s3", "staging database", "", true},
+		{"chmod 600 makes it usable again", func() { os.Chmod(path, 0o600) }, "s4", "staging database", "staging-db.md", false},
+		{"file removed: the defaults, no roots override", func() { os.Remove(path) }, "s5", "staging database", "", false},
+	}
+	for _, st := range steps {
+		if st.change != nil {
+			st.change()
+		}
+		got := ask(st.session, st.prompt)
+		if st.want == "" && got != "" || st.want != "" && !strings.Contains(got, st.want) {
+			t.Errorf("%s: context %q, want %q", st.name, got, st.want)
+		}
+		if ce := s.Status().ConfigError; ce != st.cfgErr {
+			t.Errorf("%s: status config error %v, want %v", st.name, ce, st.cfgErr)
+		}
+	}
+}
