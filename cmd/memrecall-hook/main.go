@@ -1,8 +1,10 @@
 // Command memrecall-hook is `memrecall hook` in a binary of its own, for
 // agents to run on every hook event: it links only the standard library
-// and the hook client (4 MB and 22 initialised packages instead of 11 MB
-// and 89), so a hook costs little more than the spawn of an empty Go
-// program. It starts the daemon from the `memrecall` binary next to it.
+// and the hook client (about a third of memrecall's size and a quarter of
+// its initialised packages; docs/hooks.md gives the figures and the
+// commands that measure them), so a hook costs little more than the spawn
+// of an empty Go program. It starts the daemon from the `memrecall` binary
+// next to it.
 //
 //	memrecall-hook --agent claude|gemini|qwen [--no-start] < event.json
 //
