@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -210,7 +209,7 @@ func TestForeignUIDRefused(t *testing.T) {
 	}
 	cmd := exec.Command(exe, "-test.run=^TestHelperDial$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "MEMRECALL_TEST_DIAL="+s.sock)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	asNobody(cmd)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("helper: %v\n%s", err, out)

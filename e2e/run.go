@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/memrecall/memrecall/e2e/fakemodel"
@@ -223,8 +222,8 @@ func (r Run) Do(ctx context.Context) (*Result, error) {
 	cmd.Stdin = nil
 	// The agent and everything it starts (hooks, shells) share one process
 	// group, killed as a whole on timeout.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 5 * time.Second
 
 	begin := time.Now()
@@ -240,7 +239,7 @@ func (r Run) Do(ctx context.Context) (*Result, error) {
 		dumpLog(dir, a.Name, res)
 	}
 	// Whatever the agent left running in its group (a hung hook) goes too.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = killGroup(cmd)
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.Err = fmt.Errorf("e2e: %s did not finish within %v: %w", a.Name, timeout, ctx.Err())
 	}

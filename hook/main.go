@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/memrecall/memrecall/daemon/wire"
@@ -131,7 +130,7 @@ func StartDaemon(exe, dir string, lock *os.File) error {
 	cmd.Args = append(cmd.Args, args...)
 	cmd.Env = append(os.Environ(), wire.EnvDir+"="+dir)
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return err
 	}

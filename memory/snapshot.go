@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"unicode"
 	"unsafe"
 )
@@ -201,7 +200,7 @@ func (c *Catalog) loadSnapshot() {
 // readSnapshotFile reads the snapshot at path if it is a regular file of
 // this user that no one else can read or write, and not too large.
 func readSnapshotFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := openNoFollow(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, err
@@ -213,7 +212,7 @@ func readSnapshotFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotUnsafe, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || fi.Size() > maxSnapshotBytes || !ownedByMe(fi) {
+	if !fi.Mode().IsRegular() || !private(fi) || fi.Size() > maxSnapshotBytes {
 		return nil, ErrSnapshotUnsafe
 	}
 	data := make([]byte, fi.Size())
@@ -221,12 +220,6 @@ func readSnapshotFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotCorrupt, err)
 	}
 	return data, nil
-}
-
-// ownedByMe reports that fi belongs to the effective user.
-func ownedByMe(fi os.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return !ok || int(st.Uid) == os.Geteuid()
 }
 
 // queueSnapshot records the cache's trustworthy entries for writing and

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -83,17 +82,6 @@ func boundedQuery(tokens int) Query {
 		q = NewQuery(strings.Join(q.tokens[:tokens], " "), nil)
 	}
 	return q
-}
-
-// cpuClock reads the process's CPU time (user + system). The benchmark
-// machine is shared, so wall-clock ns/op includes time spent waiting for a
-// core; cpu-ns/op is the work itself.
-func cpuClock() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // loopCPU runs f in a b.Loop and reports CPU nanoseconds per operation.

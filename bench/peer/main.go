@@ -40,7 +40,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/memrecall/memrecall/internal/gentree"
@@ -418,15 +417,6 @@ func engineQuery(e *recall.Engine, text string, n int) (sample, error) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// cpuNow is this process's CPU time (user + system, every thread).
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // fresh times one `memrecall query` process from start to exit. cache is
 // the snapshot directory, or "" for none.

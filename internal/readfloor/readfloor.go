@@ -54,13 +54,13 @@ func Stat(roots []string, workers int) int {
 	var wg sync.WaitGroup
 	for range max(workers, 1) {
 		wg.Go(func() {
-			var st syscall.Stat_t
+			var st statBuf
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(paths) {
 					return
 				}
-				if syscall.Stat(paths[i], &st) == nil {
+				if st.stat(paths[i]) {
 					done.Add(1)
 				}
 			}

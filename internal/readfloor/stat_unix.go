@@ -1,0 +1,11 @@
+//go:build unix
+
+package readfloor
+
+import "syscall"
+
+// statBuf is one worker's stat buffer.
+type statBuf struct{ st syscall.Stat_t }
+
+// stat stats path with one system call and reports whether it succeeded.
+func (b *statBuf) stat(path string) bool { return syscall.Stat(path, &b.st) == nil }
