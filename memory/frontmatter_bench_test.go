@@ -91,3 +91,36 @@ func BenchmarkParseYAMLAllocs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClaudeFormReaders times the same Claude-form file (benchClaude)
+// read by the line reader, as Parse reads it, and by the YAML library, as
+// every Claude file was read before decision 0105 taught the line reader
+// its two nested shapes: blocks of 64 parses of each, alternating, fastest
+// block of each. yaml/line is the ratio.
+func BenchmarkClaudeFormReaders(b *testing.B) {
+	const k = 64
+	block := func(yamlOnly bool) time.Duration {
+		t0 := time.Now()
+		for range k {
+			if _, _, _, err := parseRoute(benchClaude, true, nil, yamlOnly); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(t0)
+	}
+	line, yml := time.Duration(1<<62), time.Duration(1<<62)
+	odd := false
+	for b.Loop() {
+		if odd {
+			yml = min(yml, block(true))
+			line = min(line, block(false))
+		} else {
+			line = min(line, block(false))
+			yml = min(yml, block(true))
+		}
+		odd = !odd
+	}
+	b.ReportMetric(float64(line.Nanoseconds())/k, "line-ns/file")
+	b.ReportMetric(float64(yml.Nanoseconds())/k, "yaml-ns/file")
+	b.ReportMetric(float64(yml)/float64(line), "yaml/line")
+}
