@@ -67,14 +67,26 @@ func docMasks(q *Query, d *memory.Document) []field {
 	window, far := splitBody(d.Body)
 	fields := [...]string{d.Title, d.Description, window, far}
 	out := make([]field, len(q.tokens))
+	var keys, foldedKeys []string
 	for fi, text := range fields {
 		for _, ft := range Tokens(text) {
+			keys, foldedKeys = tokenKeys(keys[:0], foldedKeys[:0], ft)
 			for t := range q.tokens {
-				out[t] |= matchMask(q.tokens[t], q.alts[t], ft) * fieldOf[fi]
+				out[t] |= keysMatch(q.tokens[t], q.alts[t], keys, foldedKeys) * fieldOf[fi]
 			}
 		}
 	}
 	return out
+}
+
+// tokenKeys appends to keys the keys of field token ft (appendKeys) and
+// to foldedKeys, for a non-ASCII word token, their folded forms.
+func tokenKeys(keys, foldedKeys []string, ft string) ([]string, []string) {
+	keys = appendKeys(keys, ft)
+	if !isASCII(ft) && isWordToken(ft) {
+		foldedKeys = appendFoldedKeys(foldedKeys, keys)
+	}
+	return keys, foldedKeys
 }
 
 // matchMask says how query token tok (with folded form alt, or "") matches
@@ -83,11 +95,14 @@ func docMasks(q *Query, d *memory.Document) []field {
 // one of the folded forms of ft's keys, or alt is one of ft's keys or of
 // their folded forms.
 func matchMask(tok, alt, ft string) field {
-	keys := appendKeys(nil, ft)
-	var foldedKeys []string
-	if !isASCII(ft) && isWordToken(ft) {
-		foldedKeys = appendFoldedKeys(nil, keys)
-	}
+	keys, foldedKeys := tokenKeys(nil, nil, ft)
+	return keysMatch(tok, alt, keys, foldedKeys)
+}
+
+// keysMatch is matchMask for a field token whose keys and folded keys
+// are given (tokenKeys), so a document's token is keyed once for all the
+// query's tokens.
+func keysMatch(tok, alt string, keys, foldedKeys []string) field {
 	has := func(ks []string, k string) bool {
 		for _, x := range ks {
 			if x == k {

@@ -27,6 +27,13 @@ func Normalize(text string) string {
 	if s, ok := normalizeFast(text); ok {
 		return s
 	}
+	return normalizeFull(text)
+}
+
+// normalizeFull is Normalize by its definition, for any text: the path of
+// text the fast paths do not decide, and the reference they are tested
+// against (normalizeRef).
+func normalizeFull(text string) string {
 	s := strings.ToLower(norm.NFKC.String(text))
 	// Lower-casing can, for a handful of characters, leave text that is no
 	// longer NFKC (for example U+0130 becomes i + combining dot); one more

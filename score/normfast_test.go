@@ -11,8 +11,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// normalizeRef is Normalize as it was before the fast path (kept as the
-// reference the fast path is tested against).
+// normalizeRef is Normalize as it was before the fast path of decision
+// 0220: the ASCII check, then the full path. The fast path is tested
+// against it.
 func normalizeRef(text string) string {
 	switch asciiCase(text) {
 	case asciiLower:
@@ -20,14 +21,7 @@ func normalizeRef(text string) string {
 	case asciiUpper:
 		return strings.ToLower(text)
 	}
-	s := strings.ToLower(norm.NFKC.String(text))
-	if !norm.NFKC.IsNormalString(s) {
-		s = strings.ToLower(norm.NFKC.String(s))
-	}
-	if strings.Contains(s, "ς") {
-		s = strings.ReplaceAll(s, "ς", "σ")
-	}
-	return s
+	return normalizeFull(text)
 }
 
 // TestFastRuneTable checks every code point fastRune claims against x/text
