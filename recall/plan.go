@@ -14,7 +14,10 @@ import (
 
 // initialCeiling bounds Plan.Initial's wait (spec §5.1). The wait
 // normally ends much earlier, on the deterministic result: a warm query of
-// 10,000 topics publishes it in a few milliseconds (docs/performance.md).
+// 10,000 topics publishes it in 2.8–3.0 ms on two cores at load ≈ 4
+// (docs/performance.md) and in 9–47 ms at load ≈ 24 (2026-11-30), both by
+// `go test ./recall -run '^$' -bench 'BenchmarkQueryToFast/topics=10000/warm$'`
+// (publish-ms/op).
 // The ceiling only matters when the scan itself is slow — a cold tree of
 // thousands of files — and then 100 ms is the most a first model request
 // should be held for memory. See docs/decisions/0602-initial-ceiling.md.
