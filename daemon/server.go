@@ -16,6 +16,7 @@ import (
 
 	"github.com/memrecall/memrecall/agent"
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/recall"
 )
@@ -109,7 +110,7 @@ type Server struct {
 	cfgErr   error
 	cfgStamp configStamp
 	sessions map[sessionKey]*session
-	corpora  map[rootsKey]*corpus
+	corpora  map[memory.Roots]*corpus
 	lat      []int64
 	lastSeen time.Time
 	closed   bool
@@ -165,7 +166,7 @@ func newServer(opts Options) *Server {
 		started:  time.Now(),
 		slots:    make(chan struct{}, maxConns),
 		sessions: map[sessionKey]*session{},
-		corpora:  map[rootsKey]*corpus{},
+		corpora:  map[memory.Roots]*corpus{},
 	}
 	if s.version == 0 {
 		s.version = wire.Version
@@ -389,7 +390,7 @@ func (s *Server) sweep() bool {
 // file-system watches (an engine of a session ending meanwhile keeps
 // working on a closed corpus: it revalidates by stat).
 func (s *Server) dropUnusedLocked() {
-	used := map[rootsKey]bool{}
+	used := map[memory.Roots]bool{}
 	for _, se := range s.sessions {
 		used[se.corpus.key] = true
 	}
@@ -550,7 +551,7 @@ func (s *Server) session(ev agent.Event, env map[string]string, cfg Config) (*se
 	if err != nil {
 		return nil, err
 	}
-	rk := rootsKey{roots.Project, roots.User, roots.PlainNotes}
+	rk := memory.Roots{Project: roots.Project, User: roots.User, PlainProject: roots.PlainNotes}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -562,7 +563,7 @@ func (s *Server) session(ev agent.Event, env map[string]string, cfg Config) (*se
 	co := s.corpora[rk]
 	if co == nil {
 		co = &corpus{key: rk, c: recall.NewCorpus(recall.Options{
-			ProjectDir: rk.project, UserDir: rk.user, PlainProjectNotes: rk.plain,
+			ProjectDir: rk.Project, UserDir: rk.User, PlainProjectNotes: rk.PlainProject,
 			SnapshotDir: s.opts.SnapshotDir,
 		})}
 		s.corpora[rk] = co

@@ -132,20 +132,23 @@ func titles(text string) []string {
 	return out
 }
 
-// warm opens a session on the shared corpus and waits, in a bounded loop,
-// until its first scan has finished, so a test's queries rank a read tree
-// instead of racing the cold scan against the engine's initial ceiling.
+// warm opens a session on the shared corpus and waits until its engine's
+// warm-up has read and indexed the tree, so a test's queries rank a warm
+// corpus instead of racing the cold scan against the initial ceiling.
 func warm(t testing.TB, s *Server, agentName string) {
 	t.Helper()
 	s.Handle(event(agentName, "warm-up", "SessionStart", `,"source":"startup"`))
-	for range 10_000 {
-		st := s.Status()
-		if len(st.Corpora) > 0 && st.Corpora[0].Scanned {
-			return
-		}
-		time.Sleep(time.Millisecond)
+	name, err := agent.ParseName(agentName)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("corpus never scanned")
+	s.mu.Lock()
+	se := s.sessions[sessionKey{name, "warm-up"}]
+	s.mu.Unlock()
+	if se == nil {
+		t.Fatal("SessionStart opened no session")
+	}
+	<-se.eng.Warmed() // the engine's own signal: no polling, no timeout to tune
 }
 
 func TestCheckPeer(t *testing.T) {
@@ -595,14 +598,12 @@ func TestGeminiCorpusReadsPlainNotes(t *testing.T) {
 	defer s.shutdownSessions()
 	s.Handle(event("claude", "c", "SessionStart", `,"source":"startup"`))
 	s.Handle(event("gemini", "g", "SessionStart", `,"source":"startup"`))
-	var st wire.Status
-	for range 10_000 {
-		st = s.Status()
-		if len(st.Corpora) == 2 && st.Corpora[0].Scanned && st.Corpora[1].Scanned {
-			break
-		}
-		time.Sleep(time.Millisecond)
+	s.mu.Lock()
+	for _, se := range s.sessions {
+		<-se.eng.Warmed()
 	}
+	s.mu.Unlock()
+	st := s.Status()
 	docs := map[string]int{}
 	for _, se := range st.Sessions {
 		for _, c := range st.Corpora {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/agent"
+	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/recall"
 )
 
@@ -18,14 +19,11 @@ type sessionKey struct {
 	id    string
 }
 
-type rootsKey struct {
-	project, user string
-	plain         bool // the project root holds plain notes (agent.Roots.PlainNotes)
-}
-
-// corpus is the shared memory of one pair of roots.
+// corpus is the shared memory of one pair of roots, keyed by the
+// memory.Roots it reads (project, user, and whether the project root
+// holds plain notes).
 type corpus struct {
-	key rootsKey
+	key memory.Roots
 	c   *recall.Corpus
 }
 

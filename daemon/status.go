@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/memory"
 )
 
 // Status reports the daemon's state without any text or path: sessions
@@ -27,12 +28,12 @@ func (s *Server) Status() wire.Status {
 	if s.cfgErr != nil {
 		st.ConfigError = true
 	}
-	uses := map[rootsKey]int{}
+	uses := map[memory.Roots]int{}
 	for k, se := range s.sessions {
 		se.mu.Lock()
 		st.Sessions = append(st.Sessions, wire.Session{
 			Agent: string(k.agent), ID: hash(string(k.agent), k.id),
-			Corpus: se.corpus.key.hash(),
+			Corpus: corpusHash(se.corpus.key),
 			Events: se.events, Plan: se.plan != nil, Injected: se.injected,
 			IdleMS: now.Sub(se.last).Milliseconds(),
 		})
@@ -42,13 +43,13 @@ func (s *Server) Status() wire.Status {
 	for k, co := range s.corpora {
 		docs, scanned := co.c.Documents()
 		roots := 0
-		for _, r := range []string{k.project, k.user} {
+		for _, r := range []string{k.Project, k.User} {
 			if r != "" {
 				roots++
 			}
 		}
 		st.Corpora = append(st.Corpora, wire.Corpus{
-			Hash: k.hash(), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
+			Hash: corpusHash(k), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
 		})
 	}
 	slices.SortFunc(st.Sessions, func(a, b wire.Session) int { return strings.Compare(a.Agent+a.ID, b.Agent+b.ID) })
@@ -56,11 +57,11 @@ func (s *Server) Status() wire.Status {
 	return st
 }
 
-// hash names a corpus in Status: two corpora of the same roots read with
-// and without plain notes get different names.
-func (k rootsKey) hash() string {
-	if k.plain {
-		return hash(k.project, k.user, "plain")
+// corpusHash names a corpus in Status: two corpora of the same roots
+// read with and without plain notes get different names.
+func corpusHash(k memory.Roots) string {
+	if k.PlainProject {
+		return hash(k.Project, k.User, "plain")
 	}
-	return hash(k.project, k.user)
+	return hash(k.Project, k.User)
 }
