@@ -248,6 +248,11 @@ func (c *Catalog) Close() error {
 	return nil
 }
 
+// Watching reports whether the catalog holds a file-system watch now (an
+// inotify descriptor): false without WithWatch, off Linux, after Close,
+// and when the last full scan could not be watched.
+func (c *Catalog) Watching() bool { return c.watch != nil && c.watch.holds() }
+
 // Current returns the last scan's result when the watch shows the tree
 // unchanged since (Stats.Watched), and false otherwise: no watch, nothing
 // scanned yet, a scan under way, or anything reported or in doubt. It

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -138,6 +139,9 @@ func isLocalFS(t int64) bool {
 type watcher struct {
 	sys inotifySys
 	fd  int // -1: none
+	// held mirrors fd >= 0 for Catalog.Watching, which may ask while a
+	// scan owns the rest.
+	held atomic.Bool
 	// watches counts the directories of the current watch.
 	watches int
 	// trusted: no event since the last full walk can have been missed.
@@ -182,6 +186,7 @@ func (w *watcher) arm() {
 		return
 	}
 	w.fd = fd
+	w.held.Store(true)
 }
 
 // doubt marks the current walk as not covered by the watch.
@@ -331,12 +336,16 @@ func indexNUL(b []byte) int {
 	return -1
 }
 
+// holds reports that the watch holds a descriptor now.
+func (w *watcher) holds() bool { return w.held.Load() }
+
 // release closes the watch's descriptor, which drops its watches and
 // queue.
 func (w *watcher) release() {
 	if w.fd >= 0 {
 		w.sys.close(w.fd)
 		w.fd = -1
+		w.held.Store(false)
 	}
 	w.trusted = false
 }
