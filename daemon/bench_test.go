@@ -120,7 +120,7 @@ func BenchmarkFirstAnswer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	time.Sleep(2100 * time.Millisecond) // past memory's racy window (see BenchmarkRoundTrip)
+	time.Sleep(2100 * time.Millisecond)  // past memory's racy window (see BenchmarkRoundTrip)
 	text := firstTopicPrompt(b, project) // a prompt the tree has memory for
 	opts := Options{Dir: runtimeDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
 	first := func(b *testing.B, oldWay bool) (time.Duration, bool) {
