@@ -81,6 +81,9 @@ func idf(n, df int) int32 {
 // weighing holds a query's token weights over one call's documents.
 type weighing struct {
 	idf []int32
+	// ev is each token's evidence per level: idf × units × quarters, 0
+	// for a type word (see tokenEvidence).
+	ev []int64
 	// df is each token's document frequency (the caller's slice).
 	df []int
 	// query is the query's own evidence: the sum over its content tokens
@@ -97,16 +100,18 @@ type weighing struct {
 // largest there is and says only that the memory has never seen the word,
 // which in a small memory would drown every known word), times its
 // quarters, and an unknown n-gram times unknownGramPct besides.
-func (q *Query) weigh(n int, df []int, buf []int32) weighing {
-	w := weighing{idf: buf[:0], df: df}
+func (q *Query) weigh(n int, df []int, idfBuf []int32, evBuf []int64) weighing {
+	w := weighing{idf: idfBuf[:0], ev: evBuf[:0], df: df}
 	var knownIdf, knownUnits, unknownMass int64
 	for i := range q.tokens {
 		v := idf(n, df[i])
 		w.idf = append(w.idf, v)
 		if q.vocabulary&(1<<i) != 0 {
+			w.ev = append(w.ev, 0)
 			continue
 		}
 		u := int64(q.units[i])
+		w.ev = append(w.ev, int64(v)*u*q.quarters(i))
 		if df[i] == 0 {
 			m := u * q.quarters(i) * 100
 			if u == gramUnits {
@@ -117,7 +122,7 @@ func (q *Query) weigh(n int, df []int, buf []int32) weighing {
 		}
 		knownIdf += int64(v) * u
 		knownUnits += u
-		w.query += int64(v) * u * levelFull * q.quarters(i)
+		w.query += w.ev[i] * levelFull
 	}
 	if knownUnits > 0 {
 		w.query += unknownMass * knownIdf * levelFull * q.rule.unknownPct / (knownUnits * 100 * 100)
@@ -139,11 +144,8 @@ func (w *weighing) tokenScore(i int, m field) int32 {
 }
 
 // tokenEvidence is what token i with mask m adds to a document's evidence.
-func (q *Query) tokenEvidence(w *weighing, i int, m field) int64 {
-	if q.vocabulary&(1<<i) != 0 {
-		return 0
-	}
-	return int64(w.idf[i]) * int64(q.units[i]) * int64(evidenceLevel[m]) * q.quarters(i)
+func (w *weighing) tokenEvidence(i int, m field) int64 {
+	return w.ev[i] * int64(evidenceLevel[m])
 }
 
 // nameMaxDF is how many documents a name (see isName) may match and still

@@ -82,6 +82,7 @@ type Index struct {
 	starts []int
 	df     []int
 	idfBuf []int32
+	evBuf  []int64
 }
 
 // hit is one indexed document's match of one query token.
@@ -228,7 +229,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 			for t, m := range ix.direct[i*nt : (i+1)*nt] {
 				if m != 0 {
 					score += w.tokenScore(t, m)
-					ev += q.tokenEvidence(&w, t, m)
+					ev += w.tokenEvidence(t, m)
 					docNamed = docNamed || q.nameToken(&w, t)
 				}
 			}
@@ -338,13 +339,13 @@ func (ix *Index) weighSlots(q *Query) weighing {
 			}
 		}
 	}
-	w := q.weigh(n, ix.df, ix.idfBuf)
-	ix.idfBuf = w.idf
+	w := q.weigh(n, ix.df, ix.idfBuf, ix.evBuf)
+	ix.idfBuf, ix.evBuf = w.idf, w.ev
 	for t := range nt {
 		name := q.nameToken(&w, t)
 		for _, h := range hits[starts[t]:starts[t+1]] {
 			ix.scores[h.slot] += w.tokenScore(t, h.mask)
-			ix.evidence[h.slot] += q.tokenEvidence(&w, t, h.mask)
+			ix.evidence[h.slot] += w.tokenEvidence(t, h.mask)
 			ix.named[h.slot] = ix.named[h.slot] || name
 		}
 	}

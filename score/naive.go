@@ -37,7 +37,7 @@ func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranke
 			}
 		}
 	}
-	w = q.weigh(n, df, nil)
+	w = q.weigh(n, df, nil, nil)
 	for i, d := range docs {
 		if d == nil || IsNoise(d, q) {
 			continue
@@ -48,7 +48,7 @@ func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranke
 		docNamed := false
 		for t, m := range masks[i] {
 			score += w.tokenScore(t, m)
-			ev += q.tokenEvidence(&w, t, m)
+			ev += w.tokenEvidence(t, m)
 			docNamed = docNamed || m != 0 && q.nameToken(&w, t)
 		}
 		if score > 0 {

@@ -235,12 +235,12 @@ func TestEvidenceCurve(t *testing.T) {
 		}
 		q := o.q
 		q.rule = r
-		w := q.weigh(o.n, o.df, nil)
+		w := q.weigh(o.n, o.df, nil, nil)
 		var best int64
 		for _, ms := range o.masks {
 			var ev int64
 			for t, m := range ms {
-				ev += q.tokenEvidence(&w, t, m)
+				ev += w.tokenEvidence(t, m)
 			}
 			best = max(best, ev)
 		}
