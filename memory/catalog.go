@@ -92,6 +92,16 @@ func WithWorkers(n int) Option {
 	}
 }
 
+// WithRacyWindow sets how close to a scan's start a file's modification
+// or change time must be for the scan to distrust the file's stat and read
+// it again next time (and leave it out of the snapshot): 2 s by default,
+// the coarsest timestamp granularity of common file systems. A shorter
+// window is sound only where timestamps have nanosecond granularity; a test
+// sets 0 to trust the files it has just written.
+func WithRacyWindow(d time.Duration) Option {
+	return func(c *Catalog) { c.racyWindow = max(d, 0) }
+}
+
 // WithWatch makes the catalog revalidate from file-system notifications
 // where it can (Linux inotify): a Scan that finds nothing reported since
 // the last full scan answers from the catalog without listing a directory

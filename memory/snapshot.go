@@ -24,8 +24,10 @@ import (
 // the file makes the catalog ignore it (counted) and rebuild it.
 
 // snapshotFormat is the version of the encoding; a snapshot of another
-// version is ignored.
-const snapshotFormat = 1
+// version is ignored. 2: the path is rebuilt from the root and the
+// relative path instead of stored, and the caller's extra data
+// (WithSnapshot's SnapshotExtra) follows the records.
+const snapshotFormat = 2
 
 // snapshotMagic opens every snapshot file.
 const snapshotMagic = "memrsnap"
@@ -59,23 +61,44 @@ type SnapshotStats struct {
 	Ignored, Missing int
 	// Written counts snapshots written; WriteErrors failed writes.
 	Written, WriteErrors int
+	// ExtraIgnored counts loaded snapshots whose extra data the
+	// SnapshotExtra refused (its documents were seeded all the same).
+	ExtraIgnored int
+}
+
+// SnapshotExtra is data a caller derives from the documents and keeps in
+// the snapshot beside them: the engine's index postings, so that a fresh
+// process does not tokenise an unchanged tree again. The catalog stores
+// it as opaque bytes under the snapshot's checksum and tag.
+type SnapshotExtra interface {
+	// EncodeSnapshot returns the data for docs, in the order the snapshot
+	// stores them. It runs on the snapshot writer's goroutine.
+	EncodeSnapshot(docs []*Document) []byte
+	// LoadSnapshot receives the documents seeded from a snapshot, in the
+	// stored order, and the data EncodeSnapshot returned for them; data is
+	// a view of the loaded file that is never written again. It runs on
+	// the scan goroutine before the first walk, so before any scan result
+	// holds the documents. A returned error is counted in
+	// SnapshotStats.ExtraIgnored; the documents stay seeded.
+	LoadSnapshot(docs []*Document, data []byte) error
 }
 
 // WithSnapshot makes the catalog seed itself from the snapshot file path
 // before its first scan and write the file again, in the background, after
 // a scan that read or removed files. tag names the caller's version of
 // everything derived from the documents (the scorer version): a snapshot
-// written under another tag is ignored. Empty path: no snapshot. The
-// catalog's Roots.PlainProject is part of the tag as well as of
-// SnapshotPath, so a snapshot written with one reading of the project root
-// is never trusted under the other.
-func WithSnapshot(path, tag string) Option {
+// written under another tag is ignored. extra, when not nil, adds the
+// caller's data to each snapshot and gets it back on load. Empty path: no
+// snapshot. The catalog's Roots.PlainProject is part of the tag as well as
+// of SnapshotPath, so a snapshot written with one reading of the project
+// root is never trusted under the other.
+func WithSnapshot(path, tag string, extra SnapshotExtra) Option {
 	return func(c *Catalog) {
 		if path != "" {
 			if c.roots.PlainProject {
 				tag += " plain-project"
 			}
-			c.snap = &snapshotState{path: path, tag: tag}
+			c.snap = &snapshotState{path: path, tag: tag, extra: extra}
 		}
 	}
 }
@@ -84,12 +107,7 @@ func WithSnapshot(path, tag string) Option {
 // roots, named by a hash of their absolute paths (and of PlainProject).
 func SnapshotPath(dir string, roots Roots) string {
 	h := sha256.New()
-	for _, r := range []string{roots.Project, roots.User} {
-		if r != "" {
-			if abs, err := filepath.Abs(r); err == nil {
-				r = abs
-			}
-		}
+	for _, r := range absRoots(roots) {
 		h.Write([]byte(r))
 		h.Write([]byte{0})
 	}
@@ -103,7 +121,8 @@ func SnapshotPath(dir string, roots Roots) string {
 // snapshotState is a catalog's snapshot bookkeeping.
 type snapshotState struct {
 	path, tag string
-	loaded    bool // the scan goroutine's: the file was tried once
+	extra     SnapshotExtra // nil: none
+	loaded    bool          // the scan goroutine's: the file was tried once
 
 	mu      sync.Mutex
 	stats   SnapshotStats
@@ -112,16 +131,23 @@ type snapshotState struct {
 	wg      sync.WaitGroup
 }
 
-// snapRecord is one document of a snapshot with its file key.
+// snapRecord is one document of a snapshot with its file key. path is
+// not stored: it is the root joined with rel, as the walk makes it.
 type snapRecord struct {
 	scope     Scope
 	path, rel string
 	key       fileKey
 	typ       Type
 	truncated bool
-	title     string
-	desc      string
-	body      string
+	// skipped records a file whose content the scan skips (skip is why,
+	// one of the content reasons: SkipBinary and after); it has no
+	// document, and typ and the strings are zero.
+	skipped bool
+	skip    SkipReason
+	title   string
+	desc    string
+	body    string
+	doc     *Document // the writer's: the document the record holds
 }
 
 // SnapshotStats reports what the catalog did with its snapshot.
@@ -142,13 +168,15 @@ func (c *Catalog) WaitSnapshot() {
 	}
 }
 
-// absRoots returns the roots made absolute as the walk makes them.
+// absRoots returns the roots made absolute as the walk makes them; a root
+// that cannot be made absolute is kept as given.
 func absRoots(roots Roots) [2]string {
 	var out [2]string
 	for i, r := range []string{roots.Project, roots.User} {
 		if r == "" {
 			continue
 		}
+		out[i] = r
 		if abs, err := filepath.Abs(r); err == nil {
 			out[i] = abs
 		}
@@ -169,8 +197,9 @@ func (c *Catalog) loadSnapshot() {
 		return
 	}
 	var recs []snapRecord
+	var extra []byte
 	if err == nil {
-		recs, err = decodeSnapshot(data, s.tag, absRoots(c.roots))
+		recs, extra, err = decodeSnapshot(data, s.tag, absRoots(c.roots))
 	}
 	if err != nil {
 		s.mu.Lock()
@@ -179,21 +208,35 @@ func (c *Catalog) loadSnapshot() {
 		return
 	}
 	docs := make([]Document, len(recs))
+	ptrs := make([]*Document, 0, len(recs))
 	entries := make([]entry, len(recs))
 	for i, r := range recs {
+		if c.cache[r.scope] == nil {
+			c.cache[r.scope] = make(map[string]*entry)
+		}
+		if r.skipped {
+			entries[i] = entry{path: r.path, rel: r.rel, key: r.key, skip: r.skip, skipped: true}
+			c.cache[r.scope][r.path] = &entries[i]
+			continue
+		}
 		docs[i] = Document{
 			ID: ID(r.path), Scope: r.scope, RelPath: r.rel, Type: r.typ,
 			Title: r.title, Description: r.desc, Body: r.body, BodyTruncated: r.truncated,
 			Modified: r.key.modified(), Size: r.key.size,
 		}
+		ptrs = append(ptrs, &docs[i])
 		entries[i] = entry{path: r.path, rel: r.rel, key: r.key, doc: &docs[i]}
-		if c.cache[r.scope] == nil {
-			c.cache[r.scope] = make(map[string]*entry)
-		}
 		c.cache[r.scope][r.path] = &entries[i]
 	}
+	extraErr := error(nil)
+	if s.extra != nil {
+		extraErr = s.extra.LoadSnapshot(ptrs, extra)
+	}
 	s.mu.Lock()
-	s.stats.Loaded += len(recs)
+	s.stats.Loaded += len(ptrs)
+	if extraErr != nil {
+		s.stats.ExtraIgnored++
+	}
 	s.mu.Unlock()
 }
 
@@ -225,18 +268,27 @@ func readSnapshotFile(path string) ([]byte, error) {
 // queueSnapshot records the cache's trustworthy entries for writing and
 // starts the writer unless it is running; it runs on the scan goroutine
 // after a scan that changed the cache. Racy entries are left out: the next
-// process reads those files, as the next scan of this one does.
+// process reads those files, as the next scan of this one does. So are
+// files skipped for an I/O error; a file skipped for its content is kept,
+// so that a tree with a bad file does not make every fresh process read
+// it again and rewrite the snapshot.
 func (c *Catalog) queueSnapshot() {
 	recs := make([]snapRecord, 0, c.cache.len())
 	for sc, m := range c.cache {
 		for _, e := range m {
-			if e.doc == nil || e.skipped || e.racy {
+			if e.racy {
+				continue
+			}
+			if e.skipped {
+				if e.skip >= SkipBinary {
+					recs = append(recs, snapRecord{scope: Scope(sc), path: e.path, rel: e.rel, key: e.key, skipped: true, skip: e.skip})
+				}
 				continue
 			}
 			d := e.doc
 			recs = append(recs, snapRecord{
 				scope: Scope(sc), path: e.path, rel: e.rel, key: e.key, typ: d.Type,
-				truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body,
+				truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body, doc: d,
 			})
 		}
 	}
@@ -267,7 +319,17 @@ func (c *Catalog) writeSnapshots() {
 			return
 		}
 		s.mu.Unlock()
-		err := writeFileAtomic(s.path, encodeSnapshot(s.tag, roots, recs))
+		var extra []byte
+		if s.extra != nil {
+			docs := make([]*Document, 0, len(recs))
+			for i := range recs {
+				if !recs[i].skipped {
+					docs = append(docs, recs[i].doc)
+				}
+			}
+			extra = s.extra.EncodeSnapshot(docs)
+		}
+		err := writeFileAtomic(s.path, encodeSnapshot(s.tag, roots, recs, extra))
 		s.mu.Lock()
 		if err != nil {
 			s.stats.WriteErrors++
@@ -321,13 +383,13 @@ func snapshotHeader(tag string) string {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encodeSnapshot encodes records: the magic, the CRC-32C of the rest, then
-// the header, the two roots, the record count and the records (strings
-// length-prefixed, integers as varints).
-func encodeSnapshot(tag string, roots [2]string, recs []snapRecord) []byte {
-	size := 64 + len(tag) + len(roots[0]) + len(roots[1])
+// the header, the two roots, the record count, the records (strings
+// length-prefixed, integers as varints; no path) and the extra data.
+func encodeSnapshot(tag string, roots [2]string, recs []snapRecord, extra []byte) []byte {
+	size := 64 + len(tag) + len(roots[0]) + len(roots[1]) + len(extra)
 	for i := range recs {
 		r := &recs[i]
-		size += 64 + len(r.path) + len(r.rel) + len(r.title) + len(r.desc) + len(r.body)
+		size += 64 + len(r.rel) + len(r.title) + len(r.desc) + len(r.body)
 	}
 	b := make([]byte, 0, size)
 	b = append(b, snapshotMagic...)
@@ -342,13 +404,14 @@ func encodeSnapshot(tag string, roots [2]string, recs []snapRecord) []byte {
 	b = binary.AppendUvarint(b, uint64(len(recs)))
 	for i := range recs {
 		r := &recs[i]
-		b = append(b, byte(r.scope), byte(r.typ))
-		if r.truncated {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
+		switch {
+		case r.skipped:
+			b = append(b, byte(r.scope), byte(r.skip), recSkipped)
+		case r.truncated:
+			b = append(b, byte(r.scope), byte(r.typ), recTruncated)
+		default:
+			b = append(b, byte(r.scope), byte(r.typ), 0)
 		}
-		str(r.path)
 		str(r.rel)
 		b = binary.AppendVarint(b, r.key.size)
 		b = binary.AppendVarint(b, r.key.mtime)
@@ -359,14 +422,16 @@ func encodeSnapshot(tag string, roots [2]string, recs []snapRecord) []byte {
 		str(r.desc)
 		str(r.body)
 	}
+	b = binary.AppendUvarint(b, uint64(len(extra)))
+	b = append(b, extra...)
 	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], crc32.Checksum(b[len(snapshotMagic)+4:], castagnoli))
 	return b
 }
 
-// snapReader decodes a snapshot's fields from one string, so every string
-// of the result is a substring of it (no allocation per field).
+// snapReader decodes a snapshot's fields from one buffer, so every string
+// of the result is a view of it (no allocation per field).
 type snapReader struct {
-	s   string
+	b   []byte
 	err error
 }
 
@@ -374,88 +439,88 @@ func (r *snapReader) uvarint() uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint([]byte(r.s[:min(len(r.s), binary.MaxVarintLen64)]))
+	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.err = ErrSnapshotCorrupt
 		return 0
 	}
-	r.s = r.s[n:]
+	r.b = r.b[n:]
 	return v
 }
 
+// varint is uvarint undoing binary.AppendVarint's zig-zag.
 func (r *snapReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint([]byte(r.s[:min(len(r.s), binary.MaxVarintLen64)]))
-	if n <= 0 {
-		r.err = ErrSnapshotCorrupt
-		return 0
-	}
-	r.s = r.s[n:]
-	return v
+	u := r.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 func (r *snapReader) byte() byte {
-	if r.err != nil || len(r.s) == 0 {
+	if r.err != nil || len(r.b) == 0 {
 		r.err = ErrSnapshotCorrupt
 		return 0
 	}
-	c := r.s[0]
-	r.s = r.s[1:]
+	c := r.b[0]
+	r.b = r.b[1:]
 	return c
 }
 
-func (r *snapReader) str() string {
+// bytes returns the next length-prefixed field, a view of the buffer.
+func (r *snapReader) bytes() []byte {
 	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.s)) {
+	if r.err != nil || n > uint64(len(r.b)) {
 		r.err = ErrSnapshotCorrupt
-		return ""
+		return nil
 	}
-	v := r.s[:n]
-	r.s = r.s[n:]
+	v := r.b[:n:n]
+	r.b = r.b[n:]
 	return v
+}
+
+// str is bytes viewed as a string: the buffer is never written again.
+func (r *snapReader) str() string {
+	v := r.bytes()
+	return unsafe.String(unsafe.SliceData(v), len(v))
 }
 
 // minSnapRecord is the fewest bytes a record takes, which bounds the
 // count a corrupt header may claim.
-const minSnapRecord = 3 + 2 + 5 + 3
+const minSnapRecord = 3 + 2 + 5 + 3 // flags, rel, key, three strings
 
-// decodeSnapshot decodes data written by encodeSnapshot for tag and roots.
-// Every record is checked: its scope and type valid, its path its root
-// joined with its relative path, its key that of a regular file; a
-// snapshot with any bad record is ignored whole.
+// decodeSnapshot decodes data written by encodeSnapshot for tag and roots
+// into its records and its extra data. Every record is checked: its scope
+// and type valid, its relative path local, its key that of a regular file;
+// a snapshot with any bad record is ignored whole. Each record's path is
+// its root joined with its relative path, as the walk makes it.
 //
-// The records' strings share data's memory (no copy of a snapshot that can
-// be tens of megabytes): the caller hands data over and never writes to it
-// again.
-func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, error) {
+// The records' strings but the paths, and the extra data, share data's
+// memory (no copy of a snapshot that can be tens of megabytes): the caller
+// hands data over and never writes to it again.
+func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, []byte, error) {
 	head := len(snapshotMagic) + 4
 	if len(data) < head || string(data[:len(snapshotMagic)]) != snapshotMagic {
-		return nil, ErrSnapshotCorrupt
+		return nil, nil, ErrSnapshotCorrupt
 	}
 	if crc32.Checksum(data[head:], castagnoli) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
-		return nil, ErrSnapshotCorrupt
+		return nil, nil, ErrSnapshotCorrupt
 	}
-	rest := data[head:]
-	r := &snapReader{s: unsafe.String(unsafe.SliceData(rest), len(rest))}
+	r := &snapReader{b: data[head:]}
 	if h := r.str(); r.err == nil && h != snapshotHeader(tag) {
-		return nil, ErrSnapshotVersion
+		return nil, nil, ErrSnapshotVersion
 	}
 	if p, u := r.str(), r.str(); r.err == nil && (p != roots[0] || u != roots[1]) {
-		return nil, ErrSnapshotForeign
+		return nil, nil, ErrSnapshotForeign
 	}
 	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.s)/minSnapRecord) {
-		return nil, ErrSnapshotCorrupt
+	if r.err != nil || n > uint64(len(r.b)/minSnapRecord) {
+		return nil, nil, ErrSnapshotCorrupt
 	}
 	recs := make([]snapRecord, n)
 	for i := range recs {
 		rec := &recs[i]
 		rec.scope = Scope(r.byte())
-		rec.typ = Type(r.byte())
-		tr := r.byte()
-		rec.path, rec.rel = r.str(), r.str()
+		kind := r.byte()
+		flags := r.byte()
+		rec.rel = r.str()
 		rec.key.size = r.varint()
 		rec.key.mtime = r.varint()
 		rec.key.ctime = r.varint()
@@ -463,28 +528,47 @@ func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, err
 		rec.key.dev = r.uvarint()
 		rec.title, rec.desc, rec.body = r.str(), r.str(), r.str()
 		if r.err != nil {
-			return nil, r.err
+			return nil, nil, r.err
 		}
-		rec.truncated = tr == 1
-		if !validSnapRecord(rec, roots, tr) {
-			return nil, ErrSnapshotCorrupt
+		switch flags {
+		case recSkipped:
+			rec.skipped, rec.skip = true, SkipReason(kind)
+		case recTruncated:
+			rec.truncated, rec.typ = true, Type(kind)
+		default:
+			rec.typ = Type(kind)
 		}
+		if flags > recSkipped || !validSnapRecord(rec, roots) {
+			return nil, nil, ErrSnapshotCorrupt
+		}
+		rec.path = roots[rec.scope] + string(filepath.Separator) + filepath.FromSlash(rec.rel)
 	}
-	if len(r.s) != 0 {
-		return nil, ErrSnapshotCorrupt
+	extra := r.bytes()
+	if r.err != nil || len(r.b) != 0 {
+		return nil, nil, ErrSnapshotCorrupt
 	}
-	return recs, nil
+	return recs, extra, nil
 }
 
+// A record's flags byte.
+const (
+	recTruncated = 1
+	recSkipped   = 2
+)
+
 // validSnapRecord checks what the scan itself would guarantee of a
-// document read from the file.
-func validSnapRecord(rec *snapRecord, roots [2]string, truncated byte) bool {
-	if rec.scope > ScopeUser || truncated > 1 || rec.key.size < 0 {
+// document read from the file, or of a file skipped for its content.
+func validSnapRecord(rec *snapRecord, roots [2]string) bool {
+	if rec.scope > ScopeUser || rec.key.size < 0 {
 		return false
 	}
-	if _, err := ParseType(rec.typ.String()); err != nil {
+	if rec.skipped {
+		if rec.skip < SkipBinary || rec.skip >= numSkipReasons || rec.title != "" || rec.desc != "" || rec.body != "" {
+			return false
+		}
+	} else if _, err := ParseType(rec.typ.String()); err != nil {
 		return false
 	}
-	root := roots[rec.scope]
-	return root != "" && rec.rel != "" && rec.path == root+string(filepath.Separator)+filepath.FromSlash(rec.rel)
+	rel := filepath.FromSlash(rec.rel)
+	return roots[rec.scope] != "" && filepath.IsLocal(rel) && filepath.Clean(rel) == rel
 }

@@ -3,9 +3,12 @@ package memory
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -17,7 +20,7 @@ import (
 // never touch the real cache directory) and the racy window off, so files
 // written with explicit past mtimes are trusted from their stat.
 func snapCatalog(roots Roots, file, tag string) *Catalog {
-	c := NewCatalog(roots, WithSnapshot(file, tag))
+	c := NewCatalog(roots, WithSnapshot(file, tag, nil))
 	c.racyWindow = 0
 	return c
 }
@@ -71,12 +74,12 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(snap(want), snap(got)); diff != "" {
 		t.Errorf("scan seeded from the snapshot differs (-fresh +seeded):\n%s", diff)
 	}
-	// The bad file is not in the snapshot: it is read again, the three
-	// documents are not.
-	if got.Stats.Read != 1 || got.Stats.Reused != 3 {
-		t.Errorf("read %d, reused %d; want 1, 3", got.Stats.Read, got.Stats.Reused)
+	// The bad file is in the snapshot as skipped for its content: no
+	// file is read again, and nothing is written.
+	if got.Stats.Read != 0 || got.Stats.Reused != 4 {
+		t.Errorf("read %d, reused %d; want 0, 4", got.Stats.Read, got.Stats.Reused)
 	}
-	if st := second.SnapshotStats(); st.Loaded != 3 || st.Ignored != 0 {
+	if st := second.SnapshotStats(); st.Loaded != 3 || st.Ignored != 0 || st.Written != 0 {
 		t.Errorf("second catalog's stats: %+v", st)
 	}
 }
@@ -100,8 +103,8 @@ func TestSnapshotChangedAndRemovedFiles(t *testing.T) {
 	if diff := cmp.Diff(snap(fresh), snap(got)); diff != "" {
 		t.Errorf("seeded scan differs from a fresh scan (-fresh +seeded):\n%s", diff)
 	}
-	if got.Stats.Read != 3 { // a.md changed, d.md new, bad.md never trusted
-		t.Errorf("read %d files, want 3", got.Stats.Read)
+	if got.Stats.Read != 2 { // a.md changed, d.md new; bad.md trusted as skipped
+		t.Errorf("read %d files, want 2", got.Stats.Read)
 	}
 }
 
@@ -274,29 +277,92 @@ func FuzzSnapshotDecode(f *testing.F) {
 	recs := []snapRecord{
 		{scope: ScopeProject, path: "/p/a.md", rel: "a.md", key: fileKey{size: 10, mtime: 5, ctime: 6, ino: 7, dev: 8}, typ: TypeUser, title: "t", desc: "d", body: "部署"},
 		{scope: ScopeUser, path: "/u/s/b.md", rel: "s/b.md", key: fileKey{size: 1}, typ: TypeReference, truncated: true},
+		{scope: ScopeUser, path: "/u/bad.md", rel: "bad.md", key: fileKey{size: 3, ino: 9}, skipped: true, skip: SkipNoFrontmatter},
 	}
-	f.Add(encodeSnapshot("v", roots, recs))
-	f.Add(encodeSnapshot("v", roots, nil))
+	f.Add(encodeSnapshot("v", roots, recs, []byte("extra")))
+	f.Add(encodeSnapshot("v", roots, nil, nil))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		head := len(snapshotMagic) + 4
 		if len(data) >= head {
 			binary.LittleEndian.PutUint32(data[len(snapshotMagic):], crc32.Checksum(data[head:], castagnoli))
 		}
-		got, err := decodeSnapshot(data, "v", roots)
+		got, extra, err := decodeSnapshot(data, "v", roots)
 		if err != nil {
 			return
 		}
 		for i := range got {
-			if !validSnapRecord(&got[i], roots, 0) {
+			if !validSnapRecord(&got[i], roots) {
 				t.Fatalf("record %d accepted but invalid: %+v", i, got[i])
 			}
 		}
-		again, err := decodeSnapshot(encodeSnapshot("v", roots, got), "v", roots)
+		again, extra2, err := decodeSnapshot(encodeSnapshot("v", roots, got, extra), "v", roots)
 		if err != nil {
 			t.Fatalf("re-encoded records rejected: %v", err)
+		}
+		if string(extra) != string(extra2) {
+			t.Fatalf("extra data %q came back as %q", extra, extra2)
 		}
 		if diff := cmp.Diff(got, again, cmp.AllowUnexported(snapRecord{}, fileKey{})); diff != "" {
 			t.Fatalf("encode and decode changed the records:\n%s", diff)
 		}
 	})
+}
+
+// titlesExtra is a SnapshotExtra that stores the documents' titles, so a
+// test sees that the data comes back with the documents it was made for,
+// in the same order.
+type titlesExtra struct {
+	loaded []string // the titles LoadSnapshot was given
+	fail   error
+}
+
+func (x *titlesExtra) EncodeSnapshot(docs []*Document) []byte {
+	var b []byte
+	for _, d := range docs {
+		b = append(b, d.Title...)
+		b = append(b, 0)
+	}
+	return b
+}
+
+func (x *titlesExtra) LoadSnapshot(docs []*Document, data []byte) error {
+	if got, want := string(data), string(x.EncodeSnapshot(docs)); got != want {
+		return fmt.Errorf("data %q for documents %q", got, want)
+	}
+	for _, d := range docs {
+		x.loaded = append(x.loaded, d.Title)
+	}
+	return x.fail
+}
+
+// TestSnapshotExtra: the caller's data is written with the documents and
+// handed back with them, in the order it was made for; a refusal is
+// counted and the documents stay seeded.
+func TestSnapshotExtra(t *testing.T) {
+	roots := snapTree(t)
+	file := filepath.Join(t.TempDir(), "x.snap")
+	first := NewCatalog(roots, WithSnapshot(file, "v1", &titlesExtra{}))
+	first.racyWindow = 0
+	scanCat(t, first)
+
+	for _, fail := range []error{nil, errors.New("refused")} {
+		x := &titlesExtra{fail: fail}
+		c := NewCatalog(roots, WithSnapshot(file, "v1", x))
+		c.racyWindow = 0
+		res := scanCat(t, c)
+		slices.Sort(x.loaded)
+		if diff := cmp.Diff([]string{"Alpha", "Beta", "Gamma"}, x.loaded); diff != "" {
+			t.Errorf("fail=%v: loaded titles (-want +got):\n%s", fail, diff)
+		}
+		want := SnapshotStats{Loaded: 3}
+		if fail != nil {
+			want.ExtraIgnored = 1
+		}
+		if got := c.SnapshotStats(); got != want {
+			t.Errorf("fail=%v: stats %+v, want %+v", fail, got, want)
+		}
+		if res.Stats.Reused != 4 { // bad.md too, as skipped
+			t.Errorf("fail=%v: reused %d, want 4", fail, res.Stats.Reused)
+		}
+	}
 }

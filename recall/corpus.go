@@ -24,9 +24,10 @@ type Corpus struct {
 // business. It does no I/O: the first engine on it starts the warm-up.
 func NewCorpus(opts Options) *Corpus {
 	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
+	index := score.NewIndex()
 	return &Corpus{
-		cat:   memory.NewCatalog(roots, catalogOptions(opts, roots)...),
-		index: score.NewIndex(),
+		cat:   memory.NewCatalog(roots, catalogOptions(opts, roots, index)...),
+		index: index,
 	}
 }
 

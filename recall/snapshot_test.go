@@ -2,52 +2,76 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memrecall/memrecall/memory"
+	"github.com/memrecall/memrecall/score"
+	"pgregory.net/rapid"
 )
 
-// rankedIDs runs one deterministic query on a new engine and returns its
-// ranking and the engine's snapshot counts.
-func rankedIDs(t *testing.T, opts Options, text string) ([]memory.ID, memory.SnapshotStats) {
+// freshCorpus is the corpus a new process would build for opts, with
+// memory's racy window off so that files a test has just written are
+// trusted from their stat (and so persisted): no test waits the 2 s
+// window out.
+func freshCorpus(opts Options) *Corpus {
+	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
+	index := score.NewIndex()
+	o := append(catalogOptions(opts, roots, index), memory.WithRacyWindow(0))
+	return &Corpus{cat: memory.NewCatalog(roots, o...), index: index}
+}
+
+// rankedMatch is a ranked document as a comparison sees it.
+type rankedMatch struct {
+	ID    memory.ID
+	Score int
+}
+
+// ranked runs one deterministic query on a new engine over a new corpus
+// (a fresh process) and returns its ranking and the snapshot counts.
+func ranked(t testing.TB, opts Options, text string) ([]rankedMatch, memory.SnapshotStats) {
 	t.Helper()
+	c := freshCorpus(opts)
+	opts.Corpus = c
 	e := New(opts)
 	p := e.Query(context.Background(), Query{Text: text})
 	<-p.Settled()
 	tr := p.Trace()
 	p.End()
 	e.Shutdown()
-	ids := make([]memory.ID, len(tr.Ranked))
+	out := make([]rankedMatch, len(tr.Ranked))
 	for i, m := range tr.Ranked {
-		ids[i] = m.Doc.ID
+		out[i] = rankedMatch{m.Doc.ID, m.Score}
 	}
-	return ids, e.SnapshotStats()
+	return out, e.SnapshotStats()
 }
 
 // TestEngineSnapshot: an engine with a SnapshotDir writes the snapshot
 // (0600 in a 0700 directory) when it shuts down at the latest; the next
-// engine on the unchanged tree loads it and ranks exactly as an engine
-// without it; a file removed since is not returned.
+// engine on the unchanged tree loads it, documents and index postings, and
+// ranks exactly as an engine without it; a file removed since is not
+// returned.
 func TestEngineSnapshot(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	// The fixture's files were just written: until memory's racy window
-	// (2 s) has passed their stat is not trusted, so not persisted.
-	time.Sleep(2100 * time.Millisecond)
 	dir := filepath.Join(t.TempDir(), "memrecall")
 	plain := Options{ProjectDir: f.project, UserDir: f.user}
 	withSnap := plain
 	withSnap.SnapshotDir = dir
 
-	want, st := rankedIDs(t, plain, "deploy grafana")
+	want, st := ranked(t, plain, "deploy grafana")
 	if st != (memory.SnapshotStats{}) {
 		t.Errorf("no SnapshotDir, yet stats %+v", st)
 	}
-	first, st := rankedIDs(t, withSnap, "deploy grafana")
+	if len(want) == 0 {
+		t.Fatal("the query ranks nothing: the comparison would prove nothing")
+	}
+	first, st := ranked(t, withSnap, "deploy grafana")
 	if st.Written != 1 || st.Missing != 1 {
 		t.Errorf("first engine's stats %+v, want one written", st)
 	}
@@ -60,11 +84,11 @@ func TestEngineSnapshot(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
 		t.Errorf("modes: file %v, dir %v", fi.Mode().Perm(), di.Mode().Perm())
 	}
-	second, st := rankedIDs(t, withSnap, "deploy grafana")
-	if st.Loaded != 8 || st.Written != 0 || st.Ignored != 0 {
-		t.Errorf("second engine's stats %+v, want 8 loaded, nothing written", st)
+	second, st := ranked(t, withSnap, "deploy grafana")
+	if st.Loaded != 8 || st.Written != 0 || st.Ignored != 0 || st.ExtraIgnored != 0 {
+		t.Errorf("second engine's stats %+v, want 8 loaded with their postings, nothing written", st)
 	}
-	for _, got := range [][]memory.ID{first, second} {
+	for _, got := range [][]rankedMatch{first, second} {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("ranking with snapshot differs (-without +with):\n%s", diff)
 		}
@@ -73,12 +97,96 @@ func TestEngineSnapshot(t *testing.T) {
 	if err := os.Remove(string(f.id("grafana"))); err != nil {
 		t.Fatal(err)
 	}
-	want, _ = rankedIDs(t, plain, "deploy grafana")
-	third, st := rankedIDs(t, withSnap, "deploy grafana")
+	want, _ = ranked(t, plain, "deploy grafana")
+	third, st := ranked(t, withSnap, "deploy grafana")
 	if diff := cmp.Diff(want, third); diff != "" {
 		t.Errorf("after a removal (-without +with):\n%s", diff)
 	}
 	if st.Loaded != 8 || st.Written != 1 {
 		t.Errorf("third engine's stats %+v", st)
+	}
+}
+
+// TestPropSnapshotRanksAsFresh: after any sequence of writes (new files,
+// rewrites of the same size, new versions), removals, snapshot damage and
+// fresh processes that write snapshots, a fresh process seeded from the
+// snapshot — documents and index postings — ranks every query exactly as
+// one without a snapshot: the same documents, the same scores, never a
+// document that is not on disk now.
+func TestPropSnapshotRanksAsFresh(t *testing.T) {
+	t.Parallel()
+	var seeded atomic.Int64 // fresh processes that ranked from loaded postings
+	words := []string{"deploy", "grafana", "release", "tabs", "cafe", "服务器", "部署", "café", "usage", "schema", "retry"}
+	rapid.Check(t, func(rt *rapid.T) {
+		root := t.TempDir()
+		defer os.RemoveAll(root)
+		plain := Options{ProjectDir: filepath.Join(root, "p"), UserDir: filepath.Join(root, "u")}
+		withSnap := plain
+		withSnap.SnapshotDir = filepath.Join(root, "cache")
+		text := func(rt *rapid.T, label string, n int) string {
+			var s string
+			for i := range rapid.IntRange(1, n).Draw(rt, label) {
+				if i > 0 {
+					s += " "
+				}
+				s += rapid.SampledFrom(words).Draw(rt, label+"Word")
+			}
+			return s
+		}
+		path := func(rt *rapid.T) string {
+			r := rapid.SampledFrom([]string{plain.ProjectDir, plain.UserDir}).Draw(rt, "root")
+			return filepath.Join(r, rapid.SampledFrom([]string{"a.md", "b.md", "s/c.md", "s/d.md"}).Draw(rt, "name"))
+		}
+		tick := 0
+		rt.Repeat(map[string]func(*rapid.T){
+			"write": func(rt *rapid.T) {
+				p := path(rt)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					rt.Fatal(err)
+				}
+				typ := rapid.SampledFrom([]string{"user", "project", "reference", "nonsense"}).Draw(rt, "type")
+				body := fmt.Sprintf("---\ntype: %s\nname: %s\ndescription: %s\n---\n%s\n", typ,
+					text(rt, "title", 3), text(rt, "desc", 4), text(rt, "body", 12))
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					rt.Fatal(err)
+				}
+				mt := time.Date(2026, 1, 1, 0, 0, tick, 0, time.UTC)
+				tick++
+				if err := os.Chtimes(p, mt, mt); err != nil {
+					rt.Fatal(err)
+				}
+			},
+			"remove": func(rt *rapid.T) { os.Remove(path(rt)) },
+			"damage": func(rt *rapid.T) {
+				ents, _ := os.ReadDir(withSnap.SnapshotDir)
+				if len(ents) == 0 {
+					return
+				}
+				file := filepath.Join(withSnap.SnapshotDir, ents[0].Name())
+				data, err := os.ReadFile(file)
+				if err != nil || len(data) == 0 {
+					return
+				}
+				i := rapid.IntRange(0, len(data)-1).Draw(rt, "at")
+				data[i] ^= byte(rapid.IntRange(1, 255).Draw(rt, "xor"))
+				if err := os.WriteFile(file, data, 0o600); err != nil {
+					rt.Fatal(err)
+				}
+			},
+			"fresh process": func(rt *rapid.T) {
+				q := text(rt, "query", 3)
+				want, _ := ranked(t, plain, q)
+				got, st := ranked(t, withSnap, q)
+				if st.Loaded > 0 && st.ExtraIgnored == 0 {
+					seeded.Add(1)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					rt.Fatalf("ranking of %q with the snapshot differs (-without +with):\n%s", q, diff)
+				}
+			},
+		})
+	})
+	if seeded.Load() == 0 {
+		t.Error("no fresh process ranked from loaded postings: the property tested nothing")
 	}
 }

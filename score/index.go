@@ -43,6 +43,13 @@ type Index struct {
 	// Invariant: a posting is live iff its gen equals slots[slot].gen.
 	terms map[string]int32
 	lists [][]posting
+	// base holds postings loaded from a snapshot (LoadFrozen), looked up
+	// besides terms. Its document i is slot i, of generation 0: a base
+	// posting is live iff slots[doc].gen is still 0. compact folds it into
+	// terms and lists.
+	base *frozen
+	// damage counts frozen data refused by base indexes folded away.
+	damage int64
 	// stale and total count postings, to decide when to compact.
 	stale, total int
 	// compactAfter is the least number of stale postings worth a
@@ -293,25 +300,31 @@ func (ix *Index) weighSlots(q *Query) weighing {
 		}
 	}
 	hits, starts := ix.hits[:0], ix.starts[:0]
-	gather := func(key string, fold bool) {
-		id, ok := ix.terms[key]
-		if !ok {
+	add := func(s int32, m field, fold bool) {
+		if fold {
+			m = folded(m)
+		}
+		if a := ix.at[s]; a != 0 {
+			hits[a-1].mask |= m
 			return
 		}
-		for _, p := range ix.lists[id] {
-			if ix.slots[p.slot].gen != p.gen {
-				continue
+		hits = append(hits, hit{s, m})
+		ix.at[s] = int32(len(hits))
+	}
+	gather := func(key string, fold bool) {
+		if id, ok := ix.terms[key]; ok {
+			for _, p := range ix.lists[id] {
+				if ix.slots[p.slot].gen == p.gen {
+					add(p.slot, p.mask, fold)
+				}
 			}
-			m := p.mask
-			if fold {
-				m = folded(m)
-			}
-			if a := ix.at[p.slot]; a != 0 {
-				hits[a-1].mask |= m
-				continue
-			}
-			hits = append(hits, hit{p.slot, m})
-			ix.at[p.slot] = int32(len(hits))
+		}
+		if p := ix.base.find(key); p != nil {
+			ix.base.postings(p, func(doc int32, m field) {
+				if ix.slots[doc].gen == 0 {
+					add(doc, m, fold)
+				}
+			})
 		}
 	}
 	for t, tok := range q.tokens {
@@ -571,6 +584,28 @@ func (ix *Index) compact() {
 			terms[k] = int32(len(lists))
 			lists = append(lists, live)
 		}
+	}
+	if f := ix.base; f != nil {
+		f.each(func(key, p []byte) {
+			var live []posting
+			f.postings(p, func(doc int32, m field) {
+				if ix.slots[doc].gen == 0 {
+					live = append(live, posting{slot: doc, mask: m})
+				}
+			})
+			if len(live) == 0 {
+				return
+			}
+			k := string(key) // a copy: the data may go
+			if id, ok := terms[k]; ok {
+				lists[id] = append(lists[id], live...)
+			} else {
+				terms[k] = int32(len(lists))
+				lists = append(lists, live)
+			}
+		})
+		ix.damage += f.damage.Load()
+		ix.base = nil
 	}
 	ix.terms, ix.lists = terms, lists
 	ix.total -= ix.stale

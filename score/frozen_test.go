@@ -1,0 +1,183 @@
+package score
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/memory"
+	"pgregory.net/rapid"
+)
+
+// checkRank compares ix.Rank with RankNaive on docs for q.
+func checkRank(t *rapid.T, ix *Index, q Query, docs []*memory.Document) {
+	wantKept, wantRanked := RankNaive(q, docs)
+	gotKept, gotRanked := ix.Rank(q, docs)
+	if diff := cmp.Diff(wantKept, gotKept); diff != "" {
+		t.Fatalf("kept differs (-naive +index):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
+		t.Fatalf("ranked differs for %q (-naive +index):\n%s", q.Tokens(), diff)
+	}
+}
+
+// docsOf draws a call's documents from pool, with repeats and nils.
+func docsOf(t *rapid.T, pool []*memory.Document, label string) []*memory.Document {
+	var docs []*memory.Document
+	for range rapid.IntRange(0, 2*len(pool)).Draw(t, label+"Size") {
+		if rapid.IntRange(0, 20).Draw(t, label+"Nil") == 0 {
+			docs = append(docs, nil)
+			continue
+		}
+		docs = append(docs, rapid.SampledFrom(pool).Draw(t, label+"Doc"))
+	}
+	return docs
+}
+
+// TestPropFrozenEqualsNaive: an index that has served random calls is
+// frozen over a random list of documents (repeats and nils included) and
+// loaded into a fresh index, which then serves calls on changing corpora
+// (new versions of frozen documents, removals, compactions that fold the
+// frozen postings in) and answers each exactly as the naive reference. A
+// second freeze, of the index that holds frozen postings, loads and
+// answers the same way.
+func TestPropFrozenEqualsNaive(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pool := rapid.SliceOfN(rapid.OneOf(docGen(), longDocGen()), 1, 12).Draw(t, "pool")
+		src := NewIndex()
+		src.coldAfter = rapid.IntRange(0, 8).Draw(t, "srcColdAfter")
+		for range rapid.IntRange(0, 3).Draw(t, "srcCalls") {
+			src.Rank(queryGen().Draw(t, "srcQ"), docsOf(t, pool, "src"))
+		}
+		for gen := range 2 {
+			frozenDocs := docsOf(t, pool, "frozen")
+			data := src.EncodeFrozen(frozenDocs)
+			ix := NewIndex()
+			ix.compactAfter = rapid.IntRange(0, 8).Draw(t, "compactAfter")
+			ix.coldAfter = rapid.IntRange(0, 8).Draw(t, "coldAfter")
+			if err := ix.LoadFrozen(frozenDocs, data); err != nil {
+				t.Fatalf("generation %d: LoadFrozen: %v", gen, err)
+			}
+			if err := ix.LoadFrozen(frozenDocs, data); !errors.Is(err, ErrIndexNotEmpty) {
+				t.Fatalf("second LoadFrozen: %v, want ErrIndexNotEmpty", err)
+			}
+			for range rapid.IntRange(1, 5).Draw(t, "steps") {
+				if rapid.Bool().Draw(t, "newVersion") {
+					i := rapid.IntRange(0, len(pool)-1).Draw(t, "replaced")
+					pool[i] = rapid.OneOf(docGen(), longDocGen()).Draw(t, "version")
+				}
+				if rapid.Bool().Draw(t, "warm") {
+					ix.Warm(rapid.SliceOf(rapid.SampledFrom(pool)).Draw(t, "warmed"))
+				}
+				checkRank(t, ix, queryGen().Draw(t, "q"), docsOf(t, pool, "call"))
+			}
+			src = ix
+		}
+	})
+}
+
+// frozenSample is a small valid encoding over two documents, for the
+// hostile cases and the fuzz seeds.
+func frozenSample(tb testing.TB) ([]*memory.Document, []byte) {
+	docs := []*memory.Document{
+		doc("a", memory.TypeProject, "Deploy grafana", "dashboards", "Run the deploy script; 服务器 部署", 1),
+		doc("b", memory.TypeReference, "Tool usage", "api docs", "usage: create_issue schema", 2),
+	}
+	data := NewIndex().EncodeFrozen(docs)
+	if _, err := decodeFrozen(data, len(docs)); err != nil {
+		tb.Fatalf("sample does not decode: %v", err)
+	}
+	return docs, data
+}
+
+// TestFrozenHostile: damage the header shows is ErrFrozenCorrupt and
+// leaves the index empty; damage inside the table or the records loads,
+// and reading it refuses what is out of bounds and counts it. None panics.
+func TestFrozenHostile(t *testing.T) {
+	docs, data := frozenSample(t)
+	put := func(off int, v uint32) []byte {
+		b := append([]byte(nil), data...)
+		binary.LittleEndian.PutUint32(b[off:], v)
+		return b
+	}
+	h := len(frozenMagic)
+	table := frozenHeader + 4*len(docs)
+	records := table + 4*int(u32(data[h:], 2))
+	refused := []struct {
+		name string
+		data []byte
+		docs int
+	}{
+		{"empty", nil, 2},
+		{"magic", append([]byte("xxxxxxxx"), data[8:]...), 2},
+		{"truncated", data[:len(data)-1], 2},
+		{"appended", append(append([]byte(nil), data...), 0), 2},
+		{"document count", data, 3},
+		{"huge term count", put(h+4, 1<<31), 2},
+		{"table not a power of two", put(h+8, 3), 2},
+		{"table smaller than the terms", put(h+8, 1), 2},
+		{"huge record bytes", put(h+12, 1<<32-1), 2},
+		{"meta flags without indexed", put(frozenHeader+4, frozenUsage), 2},
+	}
+	for _, c := range refused {
+		ix := NewIndex()
+		d := docs
+		if c.docs != len(docs) {
+			d = append(append([]*memory.Document(nil), docs...), nil)
+		}
+		if err := ix.LoadFrozen(d, c.data); !errors.Is(err, ErrFrozenCorrupt) {
+			t.Errorf("%s: %v, want ErrFrozenCorrupt", c.name, err)
+		}
+		if ix.Len() != 0 || ix.base != nil {
+			t.Errorf("%s: index not left empty", c.name)
+		}
+	}
+
+	// Every table entry pointing past the records, and every record
+	// byte set to 0xff (a uvarint that never ends, or lengths past the
+	// data): loaded, refused on reading, counted.
+	var wild []byte
+	wild = append(wild, data...)
+	for i := table; i < records; i += 4 {
+		if u32(wild[i:], 0) != 0 {
+			binary.LittleEndian.PutUint32(wild[i:], 1<<31)
+		}
+	}
+	ff := append([]byte(nil), data...)
+	for i := records; i < len(ff); i++ {
+		ff[i] = 0xff
+	}
+	for name, d := range map[string][]byte{"table entries past the records": wild, "records of 0xff": ff} {
+		ix := NewIndex()
+		if err := ix.LoadFrozen(docs, d); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ix.Rank(NewQuery("deploy grafana usage 部署", nil), docs)
+		ix.compactAfter = 0
+		ix.Rank(NewQuery("deploy", nil), docs[:1]) // evicts b, compacts, folds the base
+		if ix.FrozenDamage() == 0 {
+			t.Errorf("%s: no damage counted", name)
+		}
+	}
+}
+
+// FuzzFrozen: any data either loads or is ErrFrozenCorrupt, and an index
+// that loaded it ranks without panicking.
+func FuzzFrozen(f *testing.F) {
+	docs, data := frozenSample(f)
+	f.Add(data)
+	f.Add(data[:frozenHeader])
+	f.Add(NewIndex().EncodeFrozen(nil))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ix := NewIndex()
+		if err := ix.LoadFrozen(docs, data); err != nil {
+			if !errors.Is(err, ErrFrozenCorrupt) {
+				t.Fatalf("error %v is not ErrFrozenCorrupt", err)
+			}
+			return
+		}
+		ix.Rank(NewQuery("deploy grafana usage create_issue 服务器 部署", []string{"create_issue"}), docs)
+		ix.Rank(NewQuery("schema", nil), docs[:1])
+	})
+}
