@@ -54,6 +54,9 @@ func TestInstallCommand(t *testing.T) {
 			t.Fatalf("install: exit %d: %s", code, errOut.String())
 		}
 	}
+	if !strings.Contains(out.String(), "Qwen Code's own recall is still on") {
+		t.Errorf("install --agent qwen does not say that Qwen Code's own recall still delivers:\n%s", out.String())
+	}
 	b, _ := os.ReadFile(path)
 	if n := strings.Count(string(b), "hook --agent qwen"); n != 5 || !strings.Contains(string(b), `"theme": "dark"`) {
 		t.Fatalf("after two installs, %d entries:\n%s", n, b)
@@ -78,5 +81,21 @@ func TestInstallCommand(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != `{"theme": ` {
 		t.Fatalf("unparsable file changed: %q", b)
+	}
+}
+
+func TestQwenOwnRecallOn(t *testing.T) {
+	tests := map[string]bool{
+		`{}`:            true,
+		`{"memory":{}}`: true,
+		`{"memory":{"enableManagedAutoMemory":true}}`:  true,
+		`{"memory":{"enableManagedAutoMemory":false}}`: false,
+		`{"memory":{"enableManagedAutoDream":false}}`:  true,
+		`not json`: true,
+	}
+	for in, want := range tests {
+		if got := qwenOwnRecallOn([]byte(in)); got != want {
+			t.Errorf("qwenOwnRecallOn(%s) = %v, want %v", in, got, want)
+		}
 	}
 }

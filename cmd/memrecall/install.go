@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -93,7 +94,34 @@ func runInstall(args []string, stdout, stderr io.Writer, remove bool) int {
 		fmt.Fprintf(stdout, " (backup: %s)", backupPath(path))
 	}
 	fmt.Fprintln(stdout)
+	if !remove && a == agent.Qwen && qwenOwnRecallOn(updated) {
+		fmt.Fprint(stdout, qwenNote)
+	}
 	return 0
+}
+
+// qwenNote tells a Qwen Code user that its own recall still delivers:
+// the one switch that stops it also stops Qwen Code writing memory, so
+// the choice is theirs (docs/decisions/0724-qwen-own-recall.md).
+const qwenNote = `note: Qwen Code's own recall is still on, so a memory can reach the model twice
+(its "## Relevant memory" and memrecall's "# Saved memories"). The only switch,
+"memory": {"enableManagedAutoMemory": false}, also stops Qwen Code saving memories,
+so it is left as it is. See docs/hosts.md.
+`
+
+// qwenOwnRecallOn reports whether Qwen Code settings leave its managed
+// auto-memory, and with it its recall, on: unless the user settings set
+// memory.enableManagedAutoMemory to false (the default is on).
+func qwenOwnRecallOn(settings []byte) bool {
+	var s struct {
+		Memory struct {
+			Enable *bool `json:"enableManagedAutoMemory"`
+		} `json:"memory"`
+	}
+	if json.Unmarshal(settings, &s) != nil || s.Memory.Enable == nil {
+		return true
+	}
+	return *s.Memory.Enable
 }
 
 func backupPath(path string) string { return path + ".memrecall-backup" }
