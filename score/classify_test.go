@@ -70,3 +70,13 @@ func TestPropEmitBigramsEqualsRef(t *testing.T) {
 		}
 	})
 }
+
+// TestIsMarkEqualsUnicode checks isMark against unicode.IsMark on every
+// code point.
+func TestIsMarkEqualsUnicode(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isMark(r), unicode.IsMark(r); got != want {
+			t.Fatalf("isMark(%U) = %v, want %v", r, got, want)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func FuzzFoldFast(f *testing.F) {
 var prefilterWords = []string{"ёлка", "елка", "мой", "мои", "йод", "иод", "сервер", "серверами",
 	"café", "cafe", "cafés", "Straße", "strasse", "élan", "elan", "éting", "ete", "etinge", "ñandú",
 	"nandu", "größe", "tries", "triés", "ÿes", "yes", "Ёж", "ёжик", "ёжing", "ежe", "über", "uber",
-	"ø", "søren", "ΒΆΣΗΣ", "βάσης", "أحمد", "احمد"}
+	"ø", "søren", "ΒΆΣΗΣ", "βάσης", "أحمد", "احمد", "サーバー", "サーバ", "部署", "署名", "กาแฟร้อน", "แฟร้อน", "서버"}
 
 // checkPrefilter fails when direct scoring's prefilter (mayMatch) hides
 // a key or a folded key of field from query: the masks of the field are

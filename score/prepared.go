@@ -74,12 +74,21 @@ func normalizedTextASCII(d *memory.Document) (docText, bool) {
 func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f field)) {
 	for i, text := range t {
 		f := fieldOf[i]
-		forEachToken(text, func(tok string) {
+		forEachTokenKind(text, false, func(tok string, word bool) {
+			if !word {
+				// A CJK or Thai-like n-gram is its own only key, at least
+				// six bytes long and never folded: the prefilter is its
+				// head alone.
+				if q == nil || q.headMayMatch(tok) {
+					fn(tok, f)
+				}
+				return
+			}
 			// Decided once per token: whether its keys may fold, for the
 			// filter and for the folded keys below. A key is made of the
 			// token's characters (and an ASCII e), so when the token does
 			// not fold, none of its keys does.
-			folds := !isASCII(tok) && isWordToken(tok) && needsFold(tok)
+			folds := !isASCII(tok) && needsFold(tok)
 			if q != nil && !q.mayMatchFolding(tok, folds) {
 				return
 			}

@@ -202,6 +202,16 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	return q.lengths&(span<<lo) != 0
 }
 
+// headMayMatch reports whether n-gram g (a CJK bigram or a Thai-like
+// cluster n-gram, which is its own only key) could be a query token: its
+// first three bytes are a query head. For an n-gram it is mayMatch's
+// whole test: none of mayMatch's other cases applies to a token of
+// non-ASCII letters at least six bytes long.
+func (q *Query) headMayMatch(g string) bool {
+	h := headBit(g)
+	return q.heads[h/64]&(1<<(h%64)) != 0
+}
+
 // foldedMayMatch reports whether a folded key (see forEachKey) of f, a
 // non-ASCII word token that folding changes, could be a query token. A
 // token foldFast covers (Latin-1, Cyrillic) folds letter by letter, to

@@ -57,13 +57,18 @@ func classify(r rune) runeClass {
 	// The blocks of the common scripts first, without a table search:
 	// classifyRef in the tests is the definition, checked on every code
 	// point (TestClassifyEqualsRef).
-	case 0x4E00 <= r && r <= 0x9FFF, 0x3041 <= r && r <= 0x3096, 0x30A1 <= r && r <= 0x30FA,
+	case 0x4E00 <= r && r <= 0x9FFF, 0x3041 <= r && r <= 0x3096, 0x3099 <= r && r <= 0x30FF,
 		0xAC00 <= r && r <= 0xD7A3, 0x3400 <= r && r <= 0x4DBF:
 		return classCJK
-	case 0x0400 <= r && r <= 0x045F, 0xC0 <= r && r <= 0xFF && r != 0xD7 && r != 0xF7:
+	case 0x0400 <= r && r <= 0x0481, 0x0483 <= r && r <= 0x052F,
+		0xC0 <= r && r <= 0x024F && r != 0xD7 && r != 0xF7:
 		return classWord
 	case 0x0E01 <= r && r <= 0x0E3A, 0x0E40 <= r && r <= 0x0E4E:
 		return classSEA
+	case 0x3000 <= r && r <= 0x3004, 0x3008 <= r && r <= 0x3020, 0x2000 <= r && r <= 0x206F:
+		return classSep // CJK and general punctuation, spaces
+	case 0x0E50 <= r && r <= 0x0E59:
+		return classWord // Thai digits
 	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || isKanaRunMark(r):
 		return classCJK
 	case unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar):
@@ -144,6 +149,13 @@ func forEachToken(s string, emit func(string)) { forEachTokenOf(s, false, emit) 
 // forEachTokenOf calls emit for every token of normalised text, in order;
 // query selects the query treatment of Thai-like runs.
 func forEachTokenOf(s string, query bool, emit func(string)) {
+	forEachTokenKind(s, query, func(tok string, _ bool) { emit(tok) })
+}
+
+// forEachTokenKind is forEachTokenOf also telling emit whether a token is
+// a word token (isWordToken) rather than an n-gram of CJK or Thai-like
+// text, which the tokenizer knows without decoding the token again.
+func forEachTokenKind(s string, query bool, emit func(tok string, word bool)) {
 	i := 0
 	// compound is the start of the snake_case identifier the current word
 	// run belongs to, parts how many word runs it has so far, and joined
@@ -178,7 +190,7 @@ func forEachTokenOf(s string, query bool, emit func(string)) {
 		switch c {
 		case classWord:
 			if n >= minWordRunes {
-				emit(run)
+				emit(run, true)
 			}
 			if joined {
 				parts++
@@ -191,17 +203,17 @@ func forEachTokenOf(s string, query bool, emit func(string)) {
 				continue
 			}
 			if parts > 1 {
-				emit(s[compound:i])
+				emit(s[compound:i], true)
 			}
 			parts = 0
 		case classCJK:
 			if query {
-				emitQueryBigrams(run, emit)
+				queryBigramSpans(run, func(a, b int) { emit(run[a:b], false) })
 			} else {
-				emitBigrams(run, emit)
+				emitBigrams(run, func(tok string) { emit(tok, false) })
 			}
 		case classSEA:
-			emitClusterGrams(run, query, emit)
+			clusterGramSpans(run, query, func(a, b int) { emit(run[a:b], false) })
 		}
 	}
 }
@@ -268,7 +280,7 @@ func scriptOf(r rune) cjkScript {
 	return scriptHan
 }
 
-// emitQueryBigrams is emitBigrams for a query: it emits only the bigrams
+// queryBigramSpans is emitBigrams for a query: it emits only the bigrams
 // whose two characters are of one script, unless the run has none, in
 // which case it emits them all. Japanese writes a word's particles and
 // endings in Hiragana after a Han or Katakana stem (サーバーの, 証明書の,
@@ -276,13 +288,8 @@ func scriptOf(r rune) cjkScript {
 // a word boundary — ーの, 書の, チが — and such a pair is found in any
 // Japanese text about anything. A field keeps every bigram, so this is a
 // rule on query tokens only and the index stays exact; a run made only of
-// such pairs (書く) still matches.
-func emitQueryBigrams(run string, emit func(string)) {
-	queryBigramSpans(run, func(a, b int) { emit(run[a:b]) })
-}
-
-// queryBigramSpans calls span with the byte range of each bigram
-// emitQueryBigrams emits, in order.
+// such pairs (書く) still matches. It calls span with the byte range of
+// each bigram it emits, in order.
 func queryBigramSpans(run string, span func(a, b int)) {
 	prev, size := utf8.DecodeRuneInString(run)
 	a, b := 0, size
@@ -351,15 +358,15 @@ func clusterGramSpans(run string, query bool, span func(a, b int)) {
 // Character Cluster rules: enough that "กาแฟ" is the clusters กา and แฟ, not
 // four letters whose pairs (กา, าแ, แฟ) half the language shares.
 func nextCluster(run string, i int) int {
-	r, size := utf8.DecodeRuneInString(run[i:])
+	r, size := decodeRune(run, i)
 	i += size
 	for isLeadingVowel(r) && i < len(run) {
-		r, size = utf8.DecodeRuneInString(run[i:])
+		r, size = decodeRune(run, i)
 		i += size
 	}
 	i = skipMarks(run, i)
 	for i < len(run) {
-		r, size := utf8.DecodeRuneInString(run[i:])
+		r, size := decodeRune(run, i)
 		if !isClosingVowel(r) {
 			break
 		}
@@ -370,13 +377,23 @@ func nextCluster(run string, i int) int {
 
 func skipMarks(run string, i int) int {
 	for i < len(run) {
-		r, size := utf8.DecodeRuneInString(run[i:])
-		if !unicode.IsMark(r) {
+		r, size := decodeRune(run, i)
+		if !isMark(r) {
 			break
 		}
 		i += size
 	}
 	return i
+}
+
+// isMark is unicode.IsMark with the Thai block decided by range (its
+// marks are ั and ิ…ฺ, ็…๎); TestIsMarkEqualsUnicode checks it on every
+// code point.
+func isMark(r rune) bool {
+	if 0x0E00 <= r && r <= 0x0E7F {
+		return r == 0x0E31 || 0x0E34 <= r && r <= 0x0E3A || 0x0E47 <= r && r <= 0x0E4E
+	}
+	return unicode.IsMark(r)
 }
 
 // isLeadingVowel reports the Thai and Lao vowels written before their
