@@ -146,7 +146,9 @@ const defaultRacyWindow = 2 * time.Second
 // forged by changing the system clock).
 //
 // Scans never overlap: a Scan (or Warm) that starts while another scan
-// runs joins it and returns its result.
+// runs joins it and returns its result. (With a watch that vouches for
+// the tree, a Scan that joined then asks the watch whether anything
+// changed since, and if so waits for a scan that starts after it.)
 //
 // With WithWatch, a Scan first drains the watch's notification queue (one
 // non-blocking read, after the Scan began: the kernel queues an event
@@ -307,6 +309,7 @@ func (c *Catalog) Roots() Roots { return c.roots }
 func (c *Catalog) Scan(ctx context.Context) (Result, error) {
 	c.mu.Lock()
 	cl := c.inflight
+	joined := cl != nil
 	if cl == nil {
 		if res, ok := c.currentLocked(); ok {
 			c.mu.Unlock()
@@ -315,13 +318,43 @@ func (c *Catalog) Scan(ctx context.Context) (Result, error) {
 		cl = c.startLocked()
 	}
 	c.mu.Unlock()
+	if err := cl.wait(ctx); err != nil {
+		return Result{}, err
+	}
+	if joined && cl.err == nil && c.watch != nil {
+		// The scan joined began before this call and may have listed a
+		// directory before a change this call must see. When the watch
+		// vouches for the tree, it says whether anything changed since;
+		// if something did, wait for a scan that starts after this call.
+		c.mu.Lock()
+		switch {
+		case c.inflight != nil:
+			// Started after the joined scan ended: after this call began.
+			cl = c.inflight
+		case c.watch.vouches():
+			if res, ok := c.currentLocked(); ok {
+				c.mu.Unlock()
+				return res, nil
+			}
+			cl = c.startLocked()
+		}
+		c.mu.Unlock()
+		if err := cl.wait(ctx); err != nil {
+			return Result{}, err
+		}
+	}
+	res := cl.res
+	res.Docs = slices.Clone(res.Docs)
+	return res, cl.err
+}
+
+// wait waits for the scan to end, or for ctx.
+func (cl *call) wait(ctx context.Context) error {
 	select {
 	case <-cl.done:
-		res := cl.res
-		res.Docs = slices.Clone(res.Docs)
-		return res, cl.err
+		return nil
 	case <-ctx.Done():
-		return Result{}, ctx.Err()
+		return ctx.Err()
 	}
 }
 

@@ -336,6 +336,10 @@ func indexNUL(b []byte) int {
 	return -1
 }
 
+// vouches reports that the last full walk was wholly watched and nothing
+// since has put it in doubt (the queue may still hold events).
+func (w *watcher) vouches() bool { return w.trusted }
+
 // holds reports that the watch holds a descriptor now.
 func (w *watcher) holds() bool { return w.held.Load() }
 

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -355,4 +357,55 @@ func TestWatchCloseDuringScan(t *testing.T) {
 	if got := openFDs(t); got != fds {
 		t.Errorf("open descriptors after Close and the scan: %d, want %d", got, fds)
 	}
+}
+
+// gatedFS holds the first read after armed is set until gate closes.
+type gatedFS struct {
+	osFS
+	armed atomic.Bool
+	gate  chan struct{}
+}
+
+func (g *gatedFS) readPrefix(path string, at fileAt, buf []byte) (int, fileKey, error) {
+	if g.armed.CompareAndSwap(true, false) {
+		<-g.gate
+	}
+	return g.osFS.readPrefix(path, at, buf)
+}
+
+// TestWatchJoinedScanSeesLaterChange: a Scan that joins a scan already
+// under way, which listed the tree before a change the Scan must see,
+// gets a result with the change (the watch says the joined result is
+// stale, so it waits for a scan that starts after it).
+func TestWatchJoinedScanSeesLaterChange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		proj := t.TempDir()
+		writeTopic(t, filepath.Join(proj, "a", "x.md"), "X", "ex")
+		writeTopic(t, filepath.Join(proj, "b", "y.md"), "Y", "why")
+		fsys := &gatedFS{gate: make(chan struct{})}
+		c := NewCatalog(Roots{Project: proj}, WithWatch())
+		c.fsys = fsys
+		defer c.Close()
+		mustScan(t, c)
+
+		// A scan that lists everything, then waits in its first read.
+		writeTopic(t, filepath.Join(proj, "a", "x.md"), "X", "ex two")
+		fsys.armed.Store(true)
+		c.Warm()
+		synctest.Wait()
+		// A change after that scan listed b/.
+		writeTopic(t, filepath.Join(proj, "b", "new.md"), "New", "fresh")
+		var got Result
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			got = mustScan(t, c)
+		}()
+		synctest.Wait() // the Scan has joined the held scan
+		close(fsys.gate)
+		<-done
+		if byRel(got.Docs)["b/new.md"] == nil {
+			t.Fatalf("the joining Scan missed a change made before it began: %d docs", len(got.Docs))
+		}
+	})
 }

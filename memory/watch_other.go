@@ -19,3 +19,5 @@ func (*watcher) root(string, string, *dirHandle, error) {}
 func (*watcher) settle(bool)                            {}
 func (*watcher) unchanged() bool                        { return false }
 func (*watcher) release()                               {}
+func (*watcher) holds() bool                            { return false }
+func (*watcher) vouches() bool                          { return false }
