@@ -380,7 +380,10 @@ func snapshotHeader(tag string) string {
 	return fmt.Sprintf("format=%d unicode=%s tag=%s", snapshotFormat, unicode.Version, tag)
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, built on first use rather than at
+// package init: on amd64 building it costs 1.3 M instructions, which every
+// process paid, snapshot or not (docs/decisions/0801-start-up-cost.md).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // encodeSnapshot encodes records: the magic, the CRC-32C of the rest, then
 // the header, the two roots, the record count, the records (strings
@@ -424,7 +427,7 @@ func encodeSnapshot(tag string, roots [2]string, recs []snapRecord, extra []byte
 	}
 	b = binary.AppendUvarint(b, uint64(len(extra)))
 	b = append(b, extra...)
-	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], crc32.Checksum(b[len(snapshotMagic)+4:], castagnoli))
+	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], crc32.Checksum(b[len(snapshotMagic)+4:], castagnoli()))
 	return b
 }
 
@@ -500,7 +503,7 @@ func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, []b
 	if len(data) < head || string(data[:len(snapshotMagic)]) != snapshotMagic {
 		return nil, nil, ErrSnapshotCorrupt
 	}
-	if crc32.Checksum(data[head:], castagnoli) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
+	if crc32.Checksum(data[head:], castagnoli()) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
 		return nil, nil, ErrSnapshotCorrupt
 	}
 	r := &snapReader{b: data[head:]}

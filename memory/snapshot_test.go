@@ -284,7 +284,7 @@ func FuzzSnapshotDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		head := len(snapshotMagic) + 4
 		if len(data) >= head {
-			binary.LittleEndian.PutUint32(data[len(snapshotMagic):], crc32.Checksum(data[head:], castagnoli))
+			binary.LittleEndian.PutUint32(data[len(snapshotMagic):], crc32.Checksum(data[head:], castagnoli()))
 		}
 		got, extra, err := decodeSnapshot(data, "v", roots)
 		if err != nil {

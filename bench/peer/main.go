@@ -119,6 +119,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	bin := filepath.Join(c.dir, "memrecall")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/memrecall")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it (decision 0801)
 	build.Stdout, build.Stderr = stderr, stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("building memrecall: %w", err)

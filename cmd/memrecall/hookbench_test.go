@@ -46,16 +46,7 @@ func BenchmarkHookProcess(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", hookExe, "../memrecall-hook").CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	empty := filepath.Join(tmp, "empty")
-	if err := os.WriteFile(filepath.Join(tmp, "empty.go"), []byte("package main\n\nfunc main() {}\n"), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	build := exec.Command("go", "build", "-o", empty, "empty.go")
-	build.Dir = tmp
-	build.Env = append(os.Environ(), "GO111MODULE=off")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build empty: %v\n%s", err, out)
-	}
+	empty := buildEmptyGo(b, tmp)
 	project, user, _, err := gentree.Write(filepath.Join(tmp, "tree"), gentree.English, 1000)
 	if err != nil {
 		b.Fatal(err)
