@@ -18,7 +18,7 @@ func TestNoWarmUp(t *testing.T) {
 		f := newFixture(t)
 		opts := func(noWarm bool) Options {
 			return Options{
-				ProjectDir: f.project, UserDir: f.user, NoWarmUp: noWarm,
+				ProjectDir: f.project, UserDir: f.user, NoWarmUp: noWarm, StatOnly: true,
 				Clock: func() time.Time { return fixtureNow },
 			}
 		}
@@ -46,6 +46,7 @@ func TestNoWarmUp(t *testing.T) {
 
 		o := opts(true)
 		o.Corpus = NewCorpus(o)
+		defer o.Corpus.Close()
 		cold := New(o)
 		defer cold.Shutdown()
 		select {

@@ -202,15 +202,17 @@ type turn struct {
 }
 
 // runTurn runs one query on a fresh engine: Query, the initial point, a
-// tool result once the selector settled, the end of the turn. The engine
-// starts no warm-up (the process asks one query; recall.Options.NoWarmUp).
-// The caller calls shutdown, which waits for the engine's goroutines and
-// its snapshot write, after it has used the turn.
+// tool result once the selector settled, the end of the turn. The process
+// asks one query, so the engine starts no warm-up (recall.Options.NoWarmUp)
+// and sets no file-system watch (StatOnly): a watch answers later scans,
+// and there are none (docs/decisions/0800-one-shot-process.md). The caller
+// calls shutdown, which waits for the engine's goroutines and its snapshot
+// write, after it has used the turn.
 func runTurn(roots memory.Roots, sel model.Selector, q recall.Query, snapDir string) (r turn, shutdown func()) {
 	rec := &telemetry.Recorder{}
 	eng := recall.New(recall.Options{
 		ProjectDir: roots.Project, UserDir: roots.User, PlainProjectNotes: roots.PlainProject,
-		Selector: sel, Sink: rec, SnapshotDir: snapDir, NoWarmUp: true,
+		Selector: sel, Sink: rec, SnapshotDir: snapDir, NoWarmUp: true, StatOnly: true,
 	})
 
 	ctx := context.Background()
