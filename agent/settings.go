@@ -7,8 +7,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 )
+
+// ErrSettingsComments: the settings file holds comments (JSONC, which
+// Gemini CLI accepts). Rewriting it would drop them, so install refuses it
+// and the caller shows the entries to add by hand (HooksSnippet). It
+// wraps ErrSettings.
+var ErrSettingsComments = fmt.Errorf("%w: it has comments, which a rewrite would drop", ErrSettings)
 
 // ErrSettings: the agent's settings file is not a JSON object of the
 // shape its hooks need; the installer leaves it untouched.
@@ -67,7 +74,10 @@ func HookCommand(exe string, a Name) string {
 // merged in, each running command; every other key and every other hook
 // is kept. An earlier memrecall entry (another binary path) is replaced,
 // so installing twice gives the same file. Empty settings are an empty
-// object. The result is indented JSON; keys come out sorted.
+// object. The result is indented JSON (two spaces) that keeps the file's
+// key order and every value other than memrecall's events as written;
+// only a hook event memrecall changes is re-encoded. A file with comments
+// is refused (ErrSettingsComments).
 func InstallHooks(a Name, settings []byte, command string) ([]byte, error) {
 	return editHooks(a, settings, command, true)
 }
@@ -88,9 +98,23 @@ func SameSettings(a, b []byte) bool {
 	return ea == nil && eb == nil && reflect.DeepEqual(va, vb)
 }
 
+// HooksSnippet is the "hooks" object memrecall's install adds for agent a
+// running command, indented, for a user to merge by hand into a settings
+// file install refuses (one with comments).
+func HooksSnippet(a Name, command string) (string, error) {
+	b, err := InstallHooks(a, nil, command)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
 func decodeSettings(data []byte) (map[string]any, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, nil
+	}
+	if hasComments(data) {
+		return nil, ErrSettingsComments
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // numbers are written back as they were read
@@ -155,14 +179,180 @@ func editHooks(a Name, settings []byte, command string, add bool) ([]byte, error
 	} else {
 		obj["hooks"] = hooks
 	}
+	changed := map[string]bool{}
+	for ev := range hooks {
+		if before, ok := rawHooks(settings)[ev]; ok {
+			after, err := marshal(hooks[ev])
+			if err == nil && sameJSON(before, after) {
+				continue
+			}
+		}
+		changed[ev] = true
+	}
+	return encodeOrdered(settings, obj, changed)
+}
+
+// marshal encodes v without HTML escaping ("<", ">", "&" stay as written).
+func marshal(v any) ([]byte, error) {
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false) // keep "<", ">", "&" in other keys as written
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(obj); err != nil {
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSettings, err)
 	}
-	return out.Bytes(), nil
+	return bytes.TrimRight(out.Bytes(), "\n"), nil
+}
+
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	return da.Decode(&va) == nil && db.Decode(&vb) == nil && reflect.DeepEqual(va, vb)
+}
+
+// members reads the members of the JSON object data, in order, values raw.
+// Anything else (not an object, bad JSON) gives nothing.
+func members(data []byte) ([]string, map[string]json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil
+	}
+	var keys []string
+	vals := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil
+		}
+		k, ok := t.(string)
+		if !ok {
+			return nil, nil
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil
+		}
+		if _, dup := vals[k]; !dup {
+			keys = append(keys, k)
+		}
+		vals[k] = raw // the last of duplicate keys wins, as in decoding
+	}
+	return keys, vals
+}
+
+// rawHooks is the original "hooks" object's members, raw.
+func rawHooks(settings []byte) map[string]json.RawMessage {
+	_, top := members(settings)
+	_, h := members(top["hooks"])
+	return h
+}
+
+// encodeOrdered writes obj (the edited settings) in the key order of the
+// original file, new keys last. Top-level values other than "hooks" are
+// the original bytes, re-indented; inside "hooks", the events in changed
+// are encoded from obj and the others kept as written.
+func encodeOrdered(original []byte, obj map[string]any, changed map[string]bool) ([]byte, error) {
+	keys, raw := members(original)
+	hookKeys, hookRaw := members(raw["hooks"])
+	var b bytes.Buffer
+	field := func(prefix, k string, v []byte, last bool) error {
+		kb, _ := marshal(k)
+		b.WriteString(prefix + "  ")
+		b.Write(kb)
+		b.WriteString(": ")
+		if err := json.Indent(&b, v, prefix+"  ", "  "); err != nil {
+			return fmt.Errorf("%w: %w", ErrSettings, err)
+		}
+		if !last {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+		return nil
+	}
+	order := func(known []string, m map[string]any) []string {
+		var out []string
+		for _, k := range known {
+			if _, ok := m[k]; ok {
+				out = append(out, k)
+			}
+		}
+		var added []string
+		for k := range m {
+			if !slices.Contains(known, k) {
+				added = append(added, k)
+			}
+		}
+		slices.Sort(added)
+		return append(out, added...)
+	}
+	top := order(keys, obj)
+	if len(top) == 0 {
+		return []byte("{}\n"), nil
+	}
+	b.WriteString("{\n")
+	for i, k := range top {
+		var v []byte
+		switch {
+		case k == "hooks":
+			hooks := obj["hooks"].(map[string]any)
+			var hb bytes.Buffer
+			hb.WriteString("{")
+			for j, ev := range order(hookKeys, hooks) {
+				if j > 0 {
+					hb.WriteString(",")
+				}
+				kb, _ := marshal(ev)
+				hb.Write(kb)
+				hb.WriteString(":")
+				if r, ok := hookRaw[ev]; ok && !changed[ev] {
+					hb.Write(r)
+					continue
+				}
+				vb, err := marshal(hooks[ev])
+				if err != nil {
+					return nil, err
+				}
+				hb.Write(vb)
+			}
+			hb.WriteString("}")
+			v = hb.Bytes()
+		case raw[k] != nil:
+			v = raw[k]
+		default:
+			vb, err := marshal(obj[k])
+			if err != nil {
+				return nil, err
+			}
+			v = vb
+		}
+		if err := field("", k, v, i == len(top)-1); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// hasComments reports whether data holds a // or /* comment outside a
+// JSON string.
+func hasComments(data []byte) bool {
+	in, esc := false, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case in && esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case !in && c == '/' && i+1 < len(data) && (data[i+1] == '/' || data[i+1] == '*'):
+			return true
+		}
+	}
+	return false
 }
 
 // withoutOurs drops memrecall's hooks for a from groups, and groups that

@@ -3,10 +3,12 @@ package agent
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func decode(t *testing.T, b []byte) map[string]any {
@@ -139,6 +141,83 @@ func TestIsOurs(t *testing.T) {
 	for _, tt := range tests {
 		if got := isOurs(map[string]any{"command": tt.cmd}, Claude, ""); got != tt.want {
 			t.Errorf("isOurs(%q) = %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+// topKeys is the top-level key order of a JSON object.
+func topKeys(_ *rapid.T, b []byte) []string {
+	keys, _ := members(b)
+	return keys
+}
+
+// TestInstallKeepsKeyOrder: install and uninstall keep the order of the
+// file's keys at every level, and the text of every value they do not
+// change; a round trip gives back the same settings.
+func TestInstallKeepsKeyOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		names := rapid.SliceOfNDistinct(rapid.StringMatching(`[a-zA-Z][a-zA-Z0-9_]{0,6}`), 0, 6, rapid.ID[string]).Draw(t, "keys")
+		var b strings.Builder
+		b.WriteString("{")
+		for i, k := range names {
+			if k == "hooks" {
+				continue
+			}
+			if b.Len() > 1 {
+				b.WriteString(",")
+			}
+			inner := rapid.SampledFrom([]string{`1`, `1.50`, `"<b>&</b>"`, `{"z": 1, "a": [true, null]}`, `[]`}).Draw(t, fmt.Sprint("v", i))
+			fmt.Fprintf(&b, "%q: %s", k, inner)
+		}
+		b.WriteString("}")
+		orig := []byte(b.String())
+		for _, a := range []Name{Claude, Gemini, Qwen} {
+			inst, err := InstallHooks(a, orig, HookCommand("/b/memrecall", a))
+			if err != nil {
+				t.Fatalf("install into %s: %v", orig, err)
+			}
+			want := append(topKeys(t, orig), "hooks")
+			if diff := cmp.Diff(want, topKeys(t, inst)); diff != "" {
+				t.Fatalf("install into %s reordered keys (-want +got):\n%s\n%s", orig, diff, inst)
+			}
+			for _, frag := range []string{`"z": 1`, `"a": [`, `1.50`, `"<b>&</b>"`} {
+				if strings.Contains(string(orig), frag) && !strings.Contains(string(inst), frag) {
+					t.Fatalf("install lost %s as written:\n%s", frag, inst)
+				}
+			}
+			back, err := UninstallHooks(a, inst, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !SameSettings(back, orig) {
+				t.Fatalf("uninstall after install changed the settings: %s -> %s", orig, back)
+			}
+			if diff := cmp.Diff(topKeys(t, orig), topKeys(t, back)); diff != "" {
+				t.Fatalf("uninstall reordered keys (-want +got):\n%s", diff)
+			}
+		}
+	})
+}
+
+// TestInstallRefusesComments: a settings file with comments (JSONC) is
+// refused with ErrSettingsComments, and the snippet to add by hand holds
+// every event's entry; "//" inside a string is not a comment.
+func TestInstallRefusesComments(t *testing.T) {
+	for _, in := range []string{"// mine\n{}", "{\"a\": 1 /* x */}", "{\n  \"a\": 1, // why\n  \"b\": 2\n}"} {
+		if _, err := InstallHooks(Gemini, []byte(in), "m"); !errors.Is(err, ErrSettingsComments) || !errors.Is(err, ErrSettings) {
+			t.Errorf("InstallHooks(%q) = %v, want ErrSettingsComments", in, err)
+		}
+	}
+	if _, err := InstallHooks(Gemini, []byte(`{"url": "http://x/*y*/", "p": "a//b"}`), "m"); err != nil {
+		t.Errorf("slashes inside strings refused: %v", err)
+	}
+	snip, err := HooksSnippet(Gemini, HookCommand("/b/memrecall", Gemini))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range HookEvents(Gemini) {
+		if !strings.Contains(snip, `"`+ev+`"`) {
+			t.Errorf("snippet lacks %s:\n%s", ev, snip)
 		}
 	}
 }

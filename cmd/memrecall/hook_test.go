@@ -82,6 +82,13 @@ func TestInstallCommand(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != `{"theme": ` {
 		t.Fatalf("unparsable file changed: %q", b)
 	}
+	// A file with comments is refused too, with the entries to add by hand.
+	os.WriteFile(path, []byte("{\n  // mine\n  \"theme\": \"dark\"\n}\n"), 0o600)
+	errOut.Reset()
+	if code := runInstall([]string{"--agent", "qwen", "--settings", path, "--binary", "/opt/memrecall"}, &out, &errOut, false); code != 1 ||
+		!strings.Contains(errOut.String(), "comments") || !strings.Contains(errOut.String(), `"command": "/opt/memrecall hook --agent qwen"`) {
+		t.Fatalf("commented file: exit %d, %q; want 1, the reason and the snippet", code, errOut.String())
+	}
 }
 
 func TestQwenOwnRecallOn(t *testing.T) {

@@ -74,6 +74,11 @@ func runInstall(args []string, stdout, stderr io.Writer, remove bool) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s: %v (file left unchanged)\n", name, path, err)
+		if errors.Is(err, agent.ErrSettingsComments) && !remove {
+			if snip, serr := agent.HooksSnippet(a, agent.HookCommand(exe, a)); serr == nil {
+				fmt.Fprintf(stderr, "Merge these entries into its \"hooks\" object yourself:\n%s", snip)
+			}
+		}
 		return 1
 	}
 	if agent.SameSettings(old, updated) {
