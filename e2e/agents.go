@@ -10,7 +10,19 @@ import (
 	"strings"
 
 	"github.com/memrecall/memrecall/e2e/fakemodel"
+	"github.com/memrecall/memrecall/internal/agentpins"
 )
+
+// pin is the named agent's pin. pins.txt is compiled in and
+// agentpins.TestShippedPins checks that it pins every agent named here,
+// so a missing pin is a broken build, reported as such.
+func pin(name string) agentpins.Pin {
+	p, err := agentpins.Get(name)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
 
 // Agent describes how to run one coding agent offline against a fake model
 // server: where it is installed, which protocol its fake speaks, which
@@ -33,20 +45,20 @@ type Agent struct {
 	baseSettings map[string]any
 }
 
-// ClaudeCode is Claude Code at the version e2e/install.sh pins.
+// ClaudeCode is Claude Code at its pinned version (internal/agentpins).
 func ClaudeCode() *Agent {
 	return &Agent{
-		Name: "claude", Package: "@anthropic-ai/claude-code", Version: "2.1.328",
+		Name: "claude", Package: pin("claude").Package, Version: pin("claude").Version,
 		entry: "node_modules/.bin/claude", ShellTool: "Bash",
 		settingsPath: ".claude/settings.json",
 		baseSettings: map[string]any{},
 	}
 }
 
-// QwenCode is Qwen Code at the version e2e/install.sh pins.
+// QwenCode is Qwen Code at its pinned version (internal/agentpins).
 func QwenCode() *Agent {
 	return &Agent{
-		Name: "qwen", Package: "@qwen-code/qwen-code", Version: "0.24.4",
+		Name: "qwen", Package: pin("qwen").Package, Version: pin("qwen").Version,
 		entry: "node_modules/@qwen-code/qwen-code/cli.js", node: true, ShellTool: "run_shell_command",
 		settingsPath: ".qwen/settings.json",
 		baseSettings: map[string]any{
@@ -57,10 +69,10 @@ func QwenCode() *Agent {
 	}
 }
 
-// GeminiCLI is Gemini CLI at the version e2e/install.sh pins.
+// GeminiCLI is Gemini CLI at its pinned version (internal/agentpins).
 func GeminiCLI() *Agent {
 	return &Agent{
-		Name: "gemini", Package: "@google/gemini-cli", Version: "0.61.0",
+		Name: "gemini", Package: pin("gemini").Package, Version: pin("gemini").Version,
 		entry: "node_modules/@google/gemini-cli/bundle/gemini.js", node: true, ShellTool: "run_shell_command",
 		settingsPath: ".gemini/settings.json",
 		baseSettings: map[string]any{

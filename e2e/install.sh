@@ -5,9 +5,15 @@
 #   e2e/install.sh [DIR]     DIR defaults to $MEMRECALL_E2E_AGENTS or
 #                            ${XDG_CACHE_HOME:-$HOME/.cache}/memrecall-e2e
 #
+# The versions are internal/agentpins/pins.txt's, the one place they are
+# pinned (bench/peer and package e2e read it too). With
+# MEMRECALL_E2E_DRY_RUN=1 the script prints "name package version" per pin
+# and installs nothing.
+#
 # An agent whose pinned version is already present is not fetched again. A
 # failed install (no registry, no npm) leaves that agent absent; the tests
-# then skip it and say why. The exit status is 0 unless DIR cannot be made.
+# then skip it and say why. The exit status is 0 unless DIR cannot be made
+# or the pins cannot be read.
 set -uo pipefail
 
 dir="${1:-${MEMRECALL_E2E_AGENTS:-${XDG_CACHE_HOME:-$HOME/.cache}/memrecall-e2e}}"
@@ -27,7 +33,17 @@ install_one() { # name package version
 	fi
 }
 
-install_one claude @anthropic-ai/claude-code 2.1.328 &
-install_one qwen @qwen-code/qwen-code 0.24.4 &
-install_one gemini @google/gemini-cli 0.61.0 &
+pins="$(dirname "$0")/../internal/agentpins/pins.txt"
+if [ ! -r "$pins" ]; then
+	echo "e2e/install.sh: cannot read $pins" >&2
+	exit 1
+fi
+while read -r name pkg ver; do
+	case "$name" in '' | '#'*) continue ;; esac
+	if [ "${MEMRECALL_E2E_DRY_RUN:-}" = 1 ]; then
+		echo "$name $pkg $ver"
+		continue
+	fi
+	install_one "$name" "$pkg" "$ver" </dev/null &
+done <"$pins"
 wait

@@ -3,8 +3,10 @@
 //
 //	go run ./bench/peer [-sizes 200,1000,10000] [-langs en,zh,ja,mixed] [-rounds 5]
 //
-// It installs the pinned @qwen-code/qwen-code@0.24.4 from the npm registry
-// into a work directory (default $TMPDIR/memrecall-peer), finds the bundle
+// It installs @qwen-code/qwen-code at its pinned version
+// (internal/agentpins/pins.txt, the one the end-to-end tests run) from the
+// npm registry into a work directory (default $TMPDIR/memrecall-peer),
+// finds the bundle
 // chunk that defines Qwen Code's memory scan (scanAutoMemoryDocumentsFromRoot)
 // and ranking (selectModelCandidateDocuments), and loads that chunk in Node
 // with one export line appended to a verbatim copy: the functions run
@@ -42,12 +44,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/agentpins"
 	"github.com/memrecall/memrecall/internal/gentree"
 	"github.com/memrecall/memrecall/recall"
 )
-
-// qwenPackage is the pinned peer.
-const qwenPackage = "@qwen-code/qwen-code@0.24.4"
 
 // The bundle's names for the two functions the benchmark calls.
 const (
@@ -150,8 +150,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 // path of the loadable copy of the chunk that defines the peer's scan and
 // ranking.
 func installQwen(dir string, stderr io.Writer) (string, error) {
-	pkg := filepath.Join(dir, "node_modules", "@qwen-code", "qwen-code")
-	if _, err := os.Stat(filepath.Join(pkg, "package.json")); err != nil {
+	pin, err := agentpins.Get("qwen")
+	if err != nil {
+		return "", err
+	}
+	qwenPackage := pin.Spec()
+	pkg := filepath.Join(dir, "node_modules", filepath.FromSlash(pin.Package))
+	if installedVersion(pkg) != pin.Version {
 		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", dir, qwenPackage)
 		cmd.Stdout, cmd.Stderr = stderr, stderr
 		if err := cmd.Run(); err != nil {
@@ -185,6 +190,22 @@ func installQwen(dir string, stderr io.Writer) (string, error) {
 		return out, nil
 	}
 	return "", fmt.Errorf("no chunk of %s defines the memory scan and ranking", qwenPackage)
+}
+
+// installedVersion is the version in the package.json of the npm package
+// installed at dir, or "" when there is none.
+func installedVersion(dir string) string {
+	raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return ""
+	}
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(raw, &meta) != nil {
+		return ""
+	}
+	return meta.Version
 }
 
 // qwenProc is the long-lived Node process that runs the peer's functions.
