@@ -296,7 +296,8 @@ func TestRecallToolUsing(t *testing.T) {
 }
 
 // TestRecallNoCrossSession runs two sessions of one user at once, in two
-// projects with different memories, against one daemon: neither project's
+// projects with different memories, against one daemon that their hooks
+// start together: each gets its own memory and neither project's
 // documents reach the other's model.
 func TestRecallNoCrossSession(t *testing.T) {
 	for _, a := range AllAgents() {
@@ -321,10 +322,10 @@ func TestRecallNoCrossSession(t *testing.T) {
 			// One user: one HOME, so one settings file, one config and one
 			// daemon serve both projects.
 			m := withMemrecall(t, wa, []string{"release-freeze-q4.md", "freeze-mobile.md"})
-			// A daemon already running, as it is once the user has worked
-			// for a while: both sessions' hooks then talk to this one.
-			// (Two hooks racing to start one are the daemon's own tests.)
-			startDaemon(t, m)
+			// No daemon yet: the two sessions' first hooks both find none
+			// at the same moment. The one that takes the instance lock
+			// starts the daemon and the other waits for it (decision 0720);
+			// each session must still get its own memory.
 			prompt := "how do we deploy during the release freeze?"
 			var wg sync.WaitGroup
 			results := make([]*Result, 2)
