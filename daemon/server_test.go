@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -614,5 +615,33 @@ func TestGeminiCorpusReadsPlainNotes(t *testing.T) {
 	}
 	if docs["claude"] == 0 || docs["gemini"] != docs["claude"]+1 {
 		t.Errorf("documents per agent %v: want gemini's to hold claude's and the plain note", docs)
+	}
+}
+
+// TestDroppedCorpusReleasesWatch: a corpus no session reads any more is
+// closed when the daemon drops it, so its file-system watch (an inotify
+// instance, of which a user has 128) does not outlive its sessions.
+func TestDroppedCorpusReleasesWatch(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the watch is Linux's")
+	}
+	s := newServer(claudeOpts(t, copyTree(t)))
+	defer s.shutdownSessions()
+	for range 2 {
+		// The second query revalidates on a watched tree.
+		contextOf(t, s.Handle(event("claude", "w", "UserPromptSubmit", prompt("deploy checklist for billing-api"))).Output)
+	}
+	s.mu.Lock()
+	var corpora []*corpus
+	for _, co := range s.corpora {
+		corpora = append(corpora, co)
+	}
+	s.mu.Unlock()
+	if len(corpora) != 1 || !corpora[0].c.Watching() {
+		t.Fatalf("want one watched corpus, got %d", len(corpora))
+	}
+	s.shutdownSessions()
+	if corpora[0].c.Watching() {
+		t.Error("the dropped corpus still watches its tree")
 	}
 }

@@ -36,6 +36,11 @@ func NewCorpus(opts Options) *Corpus {
 // is idempotent and always returns nil.
 func (c *Corpus) Close() error { return c.cat.Close() }
 
+// Watching reports whether the corpus holds a file-system watch now:
+// false when built StatOnly, off Linux, after Close, and while the last
+// revalidation could not be watched (memory.Catalog.Watching).
+func (c *Corpus) Watching() bool { return c.cat.Watching() }
+
 // Documents reports how many documents the last scan found, and whether
 // a scan has finished yet. It reads no file.
 func (c *Corpus) Documents() (int, bool) {
