@@ -14,7 +14,9 @@
 // selector may choose from); ranked holds the lexical matches, best first
 // by a field-weighted sum of the matched tokens' inverse document
 // frequencies, or nothing when the document with the most evidence holds
-// too small a share of the query's own (docs/decisions/0206-evidence.md).
+// too small a share of the query's own, where words the memory has never
+// seen count against an answer and the most common English words count
+// half (docs/decisions/0206-evidence.md, 0209-evidence-against.md).
 // Words also match through a folded key without accents and marks
 // (docs/decisions/0207-folding-stems.md).
 //

@@ -12,7 +12,9 @@ import "math"
 // nothing is ranked. A question about a home router shares "reset" with a
 // note on database resets; "reset" is one of the query's words, and the
 // query's other words (router, home, factory) are known to no document,
-// so the best note holds a small share of what the query asks.
+// so the best note holds a small share of what the query asks. Those
+// unknown words count against an answer, and the most common English
+// words count half, for or against (docs/decisions/0209-evidence-against.md).
 //
 // Everything is integer arithmetic on quantities every caller computes
 // the same way (idf is rounded once per token), so Index.Rank and
