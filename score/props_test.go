@@ -27,7 +27,7 @@ var fragments = []string{
 	"404", "x", "ー", "・", "retry", "retries", "retrying", "retried", "speed", "speeds",
 	"escalations", "escalation", "tries", "processes", "process", "エレベーターの",
 	"谁负责审校翻译", "审校", "翻译", "的签名密钥", "センター", "点検", "ข้อมูลรายวัน", "สำรอง",
-	"categorie", "categories", "category", "adresse", "adresses", "cookies", "Straße", "strasse",
+	"categorie", "categories", "category", "adresse", "adresses", "cookies", "Straße",
 	"Sentry: usage", "how to call", "weather", "netflix",
 }
 
