@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -408,4 +409,29 @@ func TestWatchJoinedScanSeesLaterChange(t *testing.T) {
 			t.Fatalf("the joining Scan missed a change made before it began: %d docs", len(got.Docs))
 		}
 	})
+}
+
+// TestWatchReleasedWhenCollected: a catalog dropped without Close gives
+// its descriptor back when the garbage collector finds it unreachable.
+func TestWatchReleasedWhenCollected(t *testing.T) {
+	proj := t.TempDir()
+	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	w := func() *watcher {
+		c := NewCatalog(Roots{Project: proj}, WithWatch())
+		mustScan(t, c)
+		if !c.Watching() {
+			t.Fatal("no watch after a scan")
+		}
+		return c.watch
+	}()
+	// Cleanups run on their own goroutine after a collection: give it a
+	// bounded number of chances (not a timing assertion: the bound only
+	// stops a broken cleanup from hanging the test).
+	for i := 0; i < 500 && w.holds(); i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if w.holds() {
+		t.Fatal("the descriptor of an unreachable catalog was never released")
+	}
 }
