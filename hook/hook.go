@@ -162,7 +162,7 @@ func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, 
 			case lockTaken:
 				if cfg.Start == nil {
 					// Nobody is starting a daemon and we may not.
-					lk.release(f)
+					lk.release()
 					return wire.Response{}, ErrNoDaemon
 				}
 				started = true
@@ -183,15 +183,12 @@ func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, 
 				}
 			}
 		}
-		req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
-		if req.BudgetMillis <= 0 {
-			return wire.Response{}, ErrTimeout
-		}
-		frame, err := wire.Encode(req)
-		if err != nil {
-			return wire.Response{}, err
-		}
-		resp, err := exchange(sock, frame, deadline, now)
+		// The request is encoded again only once a daemon listens, with
+		// the budget left then: a large event is not re-encoded per dial.
+		resp, err := exchangeWith(sock, deadline, now, func() ([]byte, error) {
+			req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
+			return wire.Encode(req)
+		})
 		if !errors.Is(err, ErrNoDaemon) {
 			return resp, err
 		}
@@ -235,6 +232,12 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 // exchange makes one dial and, if a daemon listens, one round trip of the
 // encoded request frame. No daemon listening is ErrNoDaemon.
 func exchange(sock string, frame []byte, deadline time.Time, now func() time.Time) (wire.Response, error) {
+	return exchangeWith(sock, deadline, now, func() ([]byte, error) { return frame, nil })
+}
+
+// exchangeWith is exchange with the frame made by encode once the dial
+// has succeeded.
+func exchangeWith(sock string, deadline time.Time, now func() time.Time, encode func() ([]byte, error)) (wire.Response, error) {
 	left := deadline.Sub(now())
 	if left <= 0 {
 		return wire.Response{}, ErrTimeout
@@ -244,6 +247,10 @@ func exchange(sock string, frame []byte, deadline time.Time, now func() time.Tim
 		return wire.Response{}, fmt.Errorf("%w: %w", ErrNoDaemon, err)
 	}
 	defer c.Close()
+	frame, err := encode()
+	if err != nil {
+		return wire.Response{}, err
+	}
 	resp, err := wire.ExchangeFrame(c, frame, deadline)
 	if err != nil {
 		return wire.Response{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)

@@ -58,7 +58,7 @@ func (l *lockFile) try() (*os.File, lockState) {
 func (l *lockFile) handOff() { l.f = nil }
 
 // release closes the file, releasing the lock if this hook took it.
-func (l *lockFile) release(*os.File) { l.close() }
+func (l *lockFile) release() { l.close() }
 
 func (l *lockFile) close() {
 	if l != nil && l.f != nil {
