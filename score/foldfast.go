@@ -156,33 +156,37 @@ func foldFast(tok string) (string, bool) {
 	return b.String(), true
 }
 
-// foldHeadFast returns the first three bytes of fold(tok), for a token
-// foldFast covers that is at least three code points long, without
-// building the fold; ok is false for any other token.
-func foldHeadFast(tok string) (head [3]byte, ok bool) {
-	n := 0
+// foldHeadFast returns the head of fold(tok) (see headBit: its first
+// three code points), head[:n], for a token foldFast covers, without
+// building the fold; ok is false for any other token, or one whose fold
+// is shorter than three bytes.
+func foldHeadFast(tok string) (head [6]byte, n int, ok bool) {
+	runes := 0
 	var enc [4]byte
-	for i := 0; i < len(tok) && n < len(head); {
+	for i := 0; i < len(tok) && runes < 3; {
 		r, size := fastFoldAt(tok, i)
 		if size == 0 {
-			return head, false
+			return head, 0, false
 		}
 		var to rune
 		if size == 2 {
 			var ok bool
 			if to, ok = foldFastRune(r); !ok {
-				return head, false
+				return head, 0, false
 			}
 		}
 		switch {
 		case to == 's' && r == 'ß':
-			n += copy(head[n:], "ss")
+			n += copy(head[n:], "ss"[:min(2, 3-runes)])
+			runes += min(2, 3-runes)
 		case to != 0:
 			n += copy(head[n:], enc[:utf8.EncodeRune(enc[:], to)])
+			runes++
 		default:
 			n += copy(head[n:], tok[i:i+size])
+			runes++
 		}
 		i += size
 	}
-	return head, n == len(head)
+	return head, n, n >= 3
 }

@@ -172,16 +172,23 @@ func appendStems(dst []string, f string) []string {
 		}
 	}
 	// Plain suffixes: walk back over the last runes of f; the longest
-	// ending considered is "ings" (4 runes).
+	// ending considered is "ings" (4 runes). A prefix of at least
+	// minWordRunes·UTFMax bytes has minWordRunes runes without counting.
 	end := len(f)
 	for n := 1; n <= 4 && end > 0; n++ {
 		_, size := utf8.DecodeLastRuneInString(f[:end])
 		end -= size
 		if allowedSuffix(f[end:]) {
-			add(f[:end])
+			if end >= minWordRunes*utf8.UTFMax {
+				dst = append(dst, f[:end])
+			} else {
+				add(f[:end])
+			}
 		}
 	}
-	addIngEdStems(f, add)
+	if strings.HasSuffix(f, "ing") || strings.HasSuffix(f, "ed") {
+		addIngEdStems(f, add)
+	}
 	return dst
 }
 

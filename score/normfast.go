@@ -152,17 +152,24 @@ func normalizeFast(text string) (string, bool) {
 	return b.String(), true
 }
 
-// decodeRune is utf8.DecodeRuneInString(s[i:]) with the three-byte
-// sequences (the whole BMP past U+07FF: CJK, kana, Hangul, Thai) decoded
-// inline; TestDecodeRuneEqualsUTF8 compares it on every three-byte input.
+// decodeRune is utf8.DecodeRuneInString(s[i:]) with the two-byte
+// sequences (Latin-1 and Extended, Greek, Cyrillic, Hebrew, Arabic) and
+// the three-byte ones (the rest of the BMP: CJK, kana, Hangul, Thai)
+// decoded inline; TestDecodeRuneEqualsUTF8 compares it on every two- and
+// three-byte input.
 func decodeRune(s string, i int) (rune, int) {
-	if c := s[i]; c >= 0xE0 && c < 0xF0 && i+2 < len(s) {
+	c := s[i]
+	if c >= 0xE0 && c < 0xF0 && i+2 < len(s) {
 		c1, c2 := s[i+1], s[i+2]
 		if c1&0xC0 == 0x80 && c2&0xC0 == 0x80 {
 			r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
 			if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
 				return r, 3
 			}
+		}
+	} else if c >= 0xC2 && c < 0xE0 && i+1 < len(s) {
+		if c1 := s[i+1]; c1&0xC0 == 0x80 {
+			return rune(c&0x1F)<<6 | rune(c1&0x3F), 2
 		}
 	}
 	return utf8.DecodeRuneInString(s[i:])

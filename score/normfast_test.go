@@ -151,15 +151,15 @@ func TestNormalizeFastNoCopy(t *testing.T) {
 }
 
 // TestDecodeRuneEqualsUTF8 compares decodeRune with the utf8 package on
-// every three-byte input that starts with a three-byte lead, alone and
-// followed by more text.
+// every three-byte input that starts with a multi-byte lead (0x80–0xEF),
+// alone, cut to its first two bytes, and followed by more text.
 func TestDecodeRuneEqualsUTF8(t *testing.T) {
 	buf := []byte{0, 0, 0, 'x'}
-	for c := 0xE0; c < 0xF0; c++ {
+	for c := 0x80; c < 0xF0; c++ {
 		for c1 := range 256 {
 			for c2 := range 256 {
 				buf[0], buf[1], buf[2] = byte(c), byte(c1), byte(c2)
-				for _, s := range []string{string(buf[:3]), string(buf)} {
+				for _, s := range []string{string(buf[:2]), string(buf[:3]), string(buf)} {
 					r, n := decodeRune(s, 0)
 					wr, wn := utf8.DecodeRuneInString(s)
 					if r != wr || n != wn {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memrecall/memrecall/memory"
 )
@@ -33,11 +34,11 @@ type Query struct {
 	// last byte), a cheap filter before the map.
 	lookup map[string]keyRef
 	sketch [4]uint64
-	// heads has a bit for each key's first three bytes and lengths for
-	// its length: a key of a field token shares the token's first three
-	// bytes (but for the cases mayMatch lets through) and is no longer
-	// (see appendKeys), so a field token whose head or length range is
-	// absent cannot match.
+	// heads has a bit for each key's head (its first three or four
+	// bytes, see headBit) and lengths for its length: a key of a field token
+	// shares the token's head (but for the cases mayMatch lets through)
+	// and is no longer (see appendKeys), so a field token whose head or
+	// length range is absent cannot match.
 	heads   [4]uint64
 	lengths uint64
 	// vocabulary has bit i set when token i names a kind of memory (a
@@ -157,9 +158,19 @@ func (q *Query) apply(masks *[MaxQueryTokens]field, key string, bits field) {
 	}
 }
 
-// headBit places a token of 3+ bytes by its first three bytes.
+// headBit places a token of 3+ bytes by its head: its first three bytes,
+// or four when it starts with a two-byte letter (Cyrillic, Greek, Latin
+// with accents, Arabic, Hebrew), where three bytes are a letter and a
+// half that half the words of a text share. A key of a field token is the
+// token, a prefix of it of at least three code points (which hold at
+// least four bytes after a two-byte letter), or one of the few keys
+// mayMatch lets through, so it has the token's head.
 func headBit(t string) uint {
-	return (uint(t[0])*131 + uint(t[1])*31 + uint(t[2])) % 256
+	h := uint(t[0])*131 + uint(t[1])*31 + uint(t[2])
+	if t[0] >= 0xC0 && t[0] < 0xE0 && len(t) > 3 {
+		h = h*17 + uint(t[3])
+	}
+	return h % 256
 }
 
 // mayMatch reports whether some key of field token f could be a query
@@ -177,7 +188,7 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	if len(f) < 3 || strings.HasPrefix(f, arabicArticle) {
 		return true // keys that drop the article start elsewhere
 	}
-	if len(f) == 5 && strings.HasSuffix(f, "ing") {
+	if strings.HasSuffix(f, "ing") && len(f) <= 2*utf8.UTFMax+3 && utf8.RuneCountInString(f) == 5 {
 		return true // the silent-e key of "using" is "use": another head
 	}
 	if len(f) >= 5 && f[2] == 'i' && f[3] == 'e' {
@@ -204,9 +215,9 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 
 // headMayMatch reports whether n-gram g (a CJK bigram or a Thai-like
 // cluster n-gram, which is its own only key) could be a query token: its
-// first three bytes are a query head. For an n-gram it is mayMatch's
-// whole test: none of mayMatch's other cases applies to a token of
-// non-ASCII letters at least six bytes long.
+// head is a query head. For an n-gram it is mayMatch's whole test: none
+// of mayMatch's other cases applies to a token of non-ASCII letters at
+// least six bytes long.
 func (q *Query) headMayMatch(g string) bool {
 	h := headBit(g)
 	return q.heads[h/64]&(1<<(h%64)) != 0
@@ -216,19 +227,20 @@ func (q *Query) headMayMatch(g string) bool {
 // non-ASCII word token that folding changes, could be a query token. A
 // token foldFast covers (Latin-1, Cyrillic) folds letter by letter, to
 // one or two letters each, so each of its keys — a prefix of at least
-// three letters — folds to a prefix of its fold, with the fold's first
-// three bytes: when those are not a query head, no folded key is a query
-// token. Only the silent-e key (céing → cée) can differ there, so "-ing"
-// tokens, and any token foldFast does not cover, may match.
+// three letters — folds to a prefix of its fold of at least three code
+// points, with the fold's head: when that is not a query head, no folded
+// key is a query token. Only the silent-e key (céing → cée) can differ
+// there, so "-ing" tokens, and any token foldFast does not cover, may
+// match.
 func (q *Query) foldedMayMatch(f string) bool {
 	if strings.HasSuffix(f, "ing") {
 		return true
 	}
-	h3, ok := foldHeadFast(f)
+	head, n, ok := foldHeadFast(f)
 	if !ok {
 		return true
 	}
-	h := (uint(h3[0])*131 + uint(h3[1])*31 + uint(h3[2])) % 256 // headBit
+	h := headBit(string(head[:n]))
 	return q.heads[h/64]&(1<<(h%64)) != 0
 }
 

@@ -17,17 +17,18 @@ func BodyWindow(body string) string {
 	if asciiCase(body[:memory.BodyWindow]) != notASCII {
 		return body[:memory.BodyWindow] // one byte per rune
 	}
-	// A body the scan has already cut (every body of a catalog document)
-	// is within the window: one counting pass, with no decoding, says so.
-	if utf8.RuneCountInString(body) <= memory.BodyWindow {
+	// A body the scan has already cut to the window is within it: one
+	// counting pass, with no decoding, says so. A body longer than the
+	// window's runes can be bytes (utf8.UTFMax each) is not.
+	if len(body) <= utf8.UTFMax*memory.BodyWindow && utf8.RuneCountInString(body) <= memory.BodyWindow {
 		return body
 	}
-	n := 0
-	for i := range body {
-		if n == memory.BodyWindow {
-			return body[:i]
-		}
-		n++
+	// The window's runes, as a range loop counts them (an invalid byte is
+	// one), and no further.
+	i := 0
+	for n := 0; n < memory.BodyWindow && i < len(body); n++ {
+		_, size := decodeRune(body, i)
+		i += size
 	}
-	return body
+	return body[:i]
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memrecall/memrecall/memory"
+	"pgregory.net/rapid"
 )
 
 // TestBodyWindow: the window is the first memory.BodyWindow runes, cut on
@@ -35,4 +36,36 @@ func TestBodyWindow(t *testing.T) {
 			t.Errorf("%s: window of %d bytes, want %d", c.name, len(got), len(want))
 		}
 	}
+}
+
+// bodyWindowRef is BodyWindow by its definition: the first
+// memory.BodyWindow runes as a range loop counts them.
+func bodyWindowRef(body string) string {
+	n := 0
+	for i := range body {
+		if n == memory.BodyWindow {
+			return body[:i]
+		}
+		n++
+	}
+	return body
+}
+
+// TestPropBodyWindowEqualsRef: on bodies of one-, two-, three- and
+// four-byte runes and invalid bytes around the window's length in runes
+// and in bytes, BodyWindow cuts where the definition does.
+func TestPropBodyWindowEqualsRef(t *testing.T) {
+	pieces := []string{"a", "é", "й", "中", "ก", "😀", "\xff", "\xe4\xb8", "\x80"}
+	rapid.Check(t, func(t *rapid.T) {
+		p := rapid.SliceOfN(rapid.SampledFrom(pieces), 1, 4).Draw(t, "pieces")
+		n := rapid.IntRange(memory.BodyWindow-8, 4*memory.BodyWindow+8).Draw(t, "runes")
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(p[i%len(p)])
+		}
+		body := b.String()[:rapid.IntRange(0, b.Len()).Draw(t, "cut")]
+		if got, want := BodyWindow(body), bodyWindowRef(body); got != want {
+			t.Fatalf("BodyWindow cuts at %d bytes, the definition at %d", len(got), len(want))
+		}
+	})
 }
