@@ -95,28 +95,39 @@ func wideASCII(r rune) byte {
 // it is, without a copy.
 func normalizeFast(text string) (string, bool) {
 	// b is the rebuilt text, started (built) at the first code point
-	// that changes; until then the text is its own normal form.
+	// that changes; until then the text is its own normal form. Once
+	// built, text[from:i] is unchanged text not yet copied to b: it is
+	// copied in one piece when a changed code point or the end comes.
 	var b strings.Builder
 	built := false
-	start := func(i int) {
-		built = true
-		b.Grow(len(text))
-		b.WriteString(text[:i])
+	from := 0
+	change := func(i, size int) {
+		if !built {
+			built = true
+			b.Grow(len(text))
+		}
+		b.WriteString(text[from:i])
+		from = i + size
 	}
 	var last uint8 // combining class of the previous code point
 	for i := 0; i < len(text); {
-		if c := text[i]; c < utf8.RuneSelf {
+		c := text[i]
+		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
-				if !built {
-					start(i)
-				}
-				c += 'a' - 'A'
-			}
-			if built {
-				b.WriteByte(c)
+				change(i, 1)
+				b.WriteByte(c + 'a' - 'A')
 			}
 			last = 0
 			i++
+			continue
+		}
+		// CJK ideographs U+5000–U+9FFF and Hangul syllables
+		// U+B000–U+CFFF: stable, combining class 0, decided by the lead
+		// byte (TestStableLeadBytes).
+		if (0xE5 <= c && c <= 0xE9 || c == 0xEB || c == 0xEC) && i+2 < len(text) &&
+			text[i+1]&0xC0 == 0x80 && text[i+2]&0xC0 == 0x80 {
+			last = 0
+			i += 3
 			continue
 		}
 		r, size := decodeRune(text, i)
@@ -128,27 +139,24 @@ func normalizeFast(text string) (string, bool) {
 			return "", false // marks out of canonical order
 		}
 		last = ccc
-		if kind != fastStable && !built {
-			start(i)
-		}
-		switch {
-		case !built:
-		case kind == fastUpper:
+		switch kind {
+		case fastUpper:
+			change(i, size)
 			b.WriteRune(unicode.ToLower(r))
-		case kind == fastWide:
+		case fastWide:
+			change(i, size)
 			c := wideASCII(r)
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
 			b.WriteByte(c)
-		default:
-			b.WriteString(text[i : i+size])
 		}
 		i += size
 	}
 	if !built {
 		return text, true
 	}
+	b.WriteString(text[from:])
 	return b.String(), true
 }
 

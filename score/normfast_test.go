@@ -176,3 +176,33 @@ func TestDecodeRuneEqualsUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestStableLeadBytes checks the lead-byte shortcut of normalizeFast and
+// classAt on every three-byte sequence that starts with one of its lead
+// bytes (E5–E9, EB, EC), valid or not, alone and followed by text: where
+// the shortcut applies, the code point is a CJK-class character that
+// fastRune holds stable with combining class 0, and classAt answers as
+// classify does.
+func TestStableLeadBytes(t *testing.T) {
+	buf := []byte{0, 0, 0, 'x'}
+	for _, c := range []byte{0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEB, 0xEC} {
+		for c1 := range 256 {
+			for c2 := range 256 {
+				buf[0], buf[1], buf[2] = c, byte(c1), byte(c2)
+				for _, s := range []string{string(buf[:3]), string(buf)} {
+					r, size := utf8.DecodeRuneInString(s)
+					class, n := classAt(s, 0)
+					if n != size || class != classify(r) {
+						t.Fatalf("classAt(%+q) = %d, %d; classify says %d, %d", s, class, n, classify(r), size)
+					}
+					if size != 3 {
+						continue
+					}
+					if kind, ccc := fastRune(r); kind != fastStable || ccc != 0 {
+						t.Fatalf("%U: fastRune = %d, %d, want stable, 0", r, kind, ccc)
+					}
+				}
+			}
+		}
+	}
+}

@@ -135,8 +135,15 @@ var asciiClass = func() (t [utf8.RuneSelf]runeClass) {
 
 // classAt classifies the rune at s[i] and returns its size.
 func classAt(s string, i int) (runeClass, int) {
-	if c := s[i]; c < utf8.RuneSelf {
+	c := s[i]
+	if c < utf8.RuneSelf {
 		return asciiClass[c], 1
+	}
+	// CJK ideographs U+5000–U+9FFF and Hangul syllables U+B000–U+CFFF,
+	// by the lead byte (TestStableLeadBytes).
+	if (0xE5 <= c && c <= 0xE9 || c == 0xEB || c == 0xEC) && i+2 < len(s) &&
+		s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+		return classCJK, 3
 	}
 	r, size := decodeRune(s, i)
 	return classify(r), size
