@@ -128,9 +128,26 @@ func (e *Engine) warm() {
 		if e.life.Err() != nil {
 			return
 		}
-		e.index.Warm(res.Docs[start:min(start+warmChunk, len(res.Docs))])
+		end := min(start+warmChunk, len(res.Docs))
+		e.index.Warm(res.Docs[start:end])
+		if end%freezeEvery == 0 || end == len(res.Docs) {
+			// The live index's term map and posting lists hold several
+			// times the tree's bytes; the frozen layout answers the same
+			// from a fraction, and laying it out every freezeEvery
+			// documents keeps the map small on the way
+			// (docs/decisions/0122-frozen-after-warm-up.md).
+			e.gate.wait(e.life)
+			if e.life.Err() != nil {
+				return
+			}
+			e.index.Freeze(res.Docs[:end])
+		}
 	}
 }
+
+// freezeEvery is how many documents the warm-up indexes between two
+// freezes of the index: a multiple of warmChunk.
+const freezeEvery = 32 * warmChunk
 
 // scan revalidates the catalog. It is not cancellable on purpose: the
 // catalog finishes a scan it started whatever its callers do, and waiting

@@ -115,6 +115,29 @@ func BenchmarkRank(b *testing.B) {
 	}
 }
 
+// BenchmarkRankFrozen is BenchmarkRank with the warm index frozen (Freeze,
+// as an engine's warm-up leaves it): the layout=live runs are the same
+// run's peer, so the two can be compared under any load.
+func BenchmarkRankFrozen(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		docs := benchCorpus(n)
+		live, frozen := NewIndex(), NewIndex()
+		live.Warm(docs)
+		frozen.Freeze(docs)
+		for _, tokens := range []int{5, 20, 64} {
+			q := boundedQuery(tokens)
+			for _, l := range []struct {
+				name string
+				ix   *Index
+			}{{"live", live}, {"frozen", frozen}} {
+				b.Run(fmt.Sprintf("docs=%d/tokens=%d/layout=%s", n, tokens, l.name), func(b *testing.B) {
+					loopCPU(b, func() { l.ix.Rank(q, docs) })
+				})
+			}
+		}
+	}
+}
+
 // BenchmarkRankNaive is the reference scorer on the same input, for scale.
 func BenchmarkRankNaive(b *testing.B) {
 	docs := benchCorpus(1000)

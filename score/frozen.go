@@ -199,8 +199,8 @@ type frozenTerm struct {
 	postings []frozenPosting
 }
 
-// encodeFrozen lays out terms (each with postings by increasing document,
-// keys distinct) over the documents of meta.
+// encodeFrozen lays out terms (keys distinct) over the documents of meta;
+// it sorts each term's postings by document.
 func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 	nt := len(terms)
 	ns := uint32(1)
@@ -225,6 +225,7 @@ func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 	mask := ns - 1
 	var post []byte
 	for _, term := range terms {
+		sortFrozenPostings(term.postings)
 		i := frozenHash(term.key) & mask
 		for binary.LittleEndian.Uint32(b[table+4*int(i):]) != 0 {
 			i = (i + 1) & mask
@@ -290,6 +291,13 @@ func (ix *Index) LoadFrozen(docs []*memory.Document, data []byte) error {
 	if len(ix.slots) != 0 || ix.base != nil {
 		return ErrIndexNotEmpty
 	}
+	ix.install(f, docs)
+	return nil
+}
+
+// install makes the empty index hold docs with f as its base: document i
+// is slot i, of generation 0. The caller holds the lock.
+func (ix *Index) install(f *frozen, docs []*memory.Document) {
 	preps := make([]prepared, len(docs))
 	ents := make([]entry, len(docs))
 	ix.slots = make([]slot, len(docs))
@@ -317,7 +325,55 @@ func (ix *Index) LoadFrozen(docs []*memory.Document, data []byte) error {
 		ix.entries[d] = &ents[i]
 	}
 	ix.base = f
-	return nil
+}
+
+// Freeze re-lays the postings of docs out as a frozen base (the layout a
+// snapshot carries, see LoadFrozen) and drops the index's term map and
+// posting lists: the same answers from a fraction of the memory
+// (docs/decisions/0122-frozen-after-warm-up.md). Documents the index does
+// not hold are indexed first; documents it holds that are not in docs are
+// dropped, and indexed again by a later call that meets them. An engine
+// calls it once its warm-up has indexed the tree.
+func (ix *Index) Freeze(docs []*memory.Document) {
+	ix.Warm(docs)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.freezeLocked(docs)
+}
+
+// freezeLocked is Freeze with the lock held and docs indexed.
+func (ix *Index) freezeLocked(docs []*memory.Document) {
+	f, err := decodeFrozen(encodeFrozen(ix.collectFrozen(docs)), len(docs))
+	if err != nil {
+		return // cannot happen: keep the index as it is
+	}
+	ix.damage += ix.base.damageCount()
+	ix.entries = make(map[*memory.Document]*entry, len(docs))
+	ix.terms = make(map[string]int32)
+	ix.lists, ix.slots, ix.free, ix.base = nil, nil, nil, nil
+	ix.stale, ix.total, ix.refreeze = 0, 0, false
+	ix.install(f, docs)
+}
+
+// refreezeIfDue freezes the index again, over every document it holds,
+// when evictions have left more stale postings than live ones since the
+// base was laid out (see evictUnseen). It runs at the end of Rank, with the
+// lock held, once no slot number of the call is needed any more.
+func (ix *Index) refreezeIfDue() {
+	if !ix.refreeze {
+		return
+	}
+	bySlot := make([]*memory.Document, len(ix.slots))
+	for d, e := range ix.entries {
+		bySlot[e.slot] = d
+	}
+	docs := bySlot[:0]
+	for _, d := range bySlot {
+		if d != nil {
+			docs = append(docs, d)
+		}
+	}
+	ix.freezeLocked(docs)
 }
 
 // EncodeFrozen returns the postings of docs in the layout LoadFrozen
@@ -327,6 +383,16 @@ func (ix *Index) LoadFrozen(docs []*memory.Document, data []byte) error {
 func (ix *Index) EncodeFrozen(docs []*memory.Document) []byte {
 	ix.Warm(docs)
 	ix.mu.Lock()
+	meta, terms := ix.collectFrozen(docs)
+	ix.mu.Unlock()
+	return encodeFrozen(meta, terms)
+}
+
+// collectFrozen indexes the documents of docs the index does not hold and
+// copies out their meta words and postings, document i being docs[i]. The
+// caller holds the lock; the terms' postings may still need sorting
+// (encodeFrozen does it).
+func (ix *Index) collectFrozen(docs []*memory.Document) ([]uint32, []frozenTerm) {
 	meta := make([]uint32, len(docs))
 	for _, d := range docs {
 		if _, ok := ix.entries[d]; d != nil && !ok {
@@ -391,12 +457,9 @@ func (ix *Index) EncodeFrozen(docs []*memory.Document) []byte {
 			spans = append(spans, span{key, start, len(all)})
 		}
 	}
-	ix.mu.Unlock()
 	terms := make([]frozenTerm, len(spans))
 	for i, s := range spans {
-		ps := all[s.start:s.end]
-		sortFrozenPostings(ps)
-		terms[i] = frozenTerm{s.key, ps}
+		terms[i] = frozenTerm{s.key, all[s.start:s.end]}
 	}
-	return encodeFrozen(meta, terms)
+	return meta, terms
 }

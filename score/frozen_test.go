@@ -41,7 +41,8 @@ func docsOf(t *rapid.T, pool []*memory.Document, label string) []*memory.Documen
 // (new versions of frozen documents, removals, compactions that fold the
 // frozen postings in) and answers each exactly as the naive reference. A
 // second freeze, of the index that holds frozen postings, loads and
-// answers the same way.
+// answers the same way; so does an index frozen in place (Freeze) at random
+// points, and one laid out again after evictions (refreezeIfDue).
 func TestPropFrozenEqualsNaive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pool := rapid.SliceOfN(rapid.OneOf(docGen(), longDocGen()), 1, 12).Draw(t, "pool")
@@ -69,6 +70,9 @@ func TestPropFrozenEqualsNaive(t *testing.T) {
 				}
 				if rapid.Bool().Draw(t, "warm") {
 					ix.Warm(rapid.SliceOf(rapid.SampledFrom(pool)).Draw(t, "warmed"))
+				}
+				if rapid.IntRange(0, 3).Draw(t, "freeze") == 0 {
+					ix.Freeze(docsOf(t, pool, "frozenAgain"))
 				}
 				checkRank(t, ix, queryGen().Draw(t, "q"), docsOf(t, pool, "call"))
 			}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"encoding/binary"
 	"runtime"
 	"slices"
 	"strings"
@@ -43,13 +44,16 @@ type Index struct {
 	// Invariant: a posting is live iff its gen equals slots[slot].gen.
 	terms map[string]int32
 	lists [][]posting
-	// base holds postings loaded from a snapshot (LoadFrozen), looked up
-	// besides terms. Its document i is slot i, of generation 0: a base
-	// posting is live iff slots[doc].gen is still 0. compact folds it into
-	// terms and lists.
+	// base holds frozen postings (LoadFrozen, Freeze), looked up besides
+	// terms. Its document i is slot i, of generation 0: a base posting is
+	// live iff slots[doc].gen is still 0. Once evictions leave more stale
+	// postings than live ones, the end of a Rank lays every document out
+	// in a new base (refreezeIfDue).
 	base *frozen
-	// damage counts frozen data refused by base indexes folded away.
-	damage int64
+	// damage counts frozen data refused by bases since replaced;
+	// refreeze asks the end of Rank to lay the base out again.
+	damage   int64
+	refreeze bool
 	// stale and total count postings, to decide when to compact.
 	stale, total int
 	// compactAfter is the least number of stale postings worth a
@@ -211,6 +215,7 @@ func (ix *Index) Warm(docs []*memory.Document) {
 func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	defer ix.refreezeIfDue()
 	// With nothing to score, indexing is the only useful work: an empty
 	// query indexes every new document, as Warm does.
 	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
@@ -319,12 +324,23 @@ func (ix *Index) weighSlots(q *Query) weighing {
 				}
 			}
 		}
-		if p := ix.base.find(key); p != nil {
-			ix.base.postings(p, func(doc int32, m field) {
-				if ix.slots[doc].gen == 0 {
-					add(doc, m, fold)
-				}
-			})
+		// The base's postings, decoded inline (frozen.postings with the
+		// same checks, without a call per posting).
+		p := ix.base.find(key)
+		for doc := int64(-1); len(p) > 0; {
+			gap, n := uint64(p[0]), 1
+			if gap >= 0x80 {
+				gap, n = binary.Uvarint(p)
+			}
+			if n <= 0 || n >= len(p) || gap >= uint64(ix.base.docs) || doc+int64(gap)+1 >= int64(ix.base.docs) || p[n] == 0 {
+				ix.base.damage.Add(1)
+				break
+			}
+			doc += int64(gap) + 1
+			if ix.slots[doc].gen == 0 {
+				add(int32(doc), field(p[n]), fold)
+			}
+			p = p[n+1:]
 		}
 	}
 	for t, tok := range q.tokens {
@@ -565,11 +581,18 @@ func (ix *Index) evictUnseen() {
 		delete(ix.entries, d)
 	}
 	if ix.stale > ix.compactAfter && ix.stale*2 > ix.total {
-		ix.compact()
+		if ix.base != nil {
+			// Slot numbers must hold until Rank is done: it lays the
+			// index out again then.
+			ix.refreeze = true
+		} else {
+			ix.compact()
+		}
 	}
 }
 
 // compact rebuilds the term table without stale postings and empty lists.
+// An index with a base is laid out again instead (refreezeIfDue).
 func (ix *Index) compact() {
 	terms := make(map[string]int32, len(ix.terms))
 	lists := make([][]posting, 0, len(ix.lists))
@@ -584,28 +607,6 @@ func (ix *Index) compact() {
 			terms[k] = int32(len(lists))
 			lists = append(lists, live)
 		}
-	}
-	if f := ix.base; f != nil {
-		f.each(func(key, p []byte) {
-			var live []posting
-			f.postings(p, func(doc int32, m field) {
-				if ix.slots[doc].gen == 0 {
-					live = append(live, posting{slot: doc, mask: m})
-				}
-			})
-			if len(live) == 0 {
-				return
-			}
-			k := string(key) // a copy: the data may go
-			if id, ok := terms[k]; ok {
-				lists[id] = append(lists[id], live...)
-			} else {
-				terms[k] = int32(len(lists))
-				lists = append(lists, live)
-			}
-		})
-		ix.damage += f.damage.Load()
-		ix.base = nil
 	}
 	ix.terms, ix.lists = terms, lists
 	ix.total -= ix.stale

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Instruction counts behind issue 12's snapshot target: per script, the
+# instructions of one walk-and-stat floor pass (readfloor.Stat) against one
+# fresh engine with the snapshot of the unchanged tree, New → Query → fast
+# result, in recall's BenchmarkSnapshotVsStatFloor (-snapshot.part runs one
+# side only). A pass's count is the difference between a run of 1+N
+# iterations and a run of 1, so the setup (writing the tree, the first
+# engine and its snapshot, Go's start-up) cancels out. Unlike the
+# benchmark's times these counts do not move with the machine's load; they
+# count instructions, not the system calls' time in the kernel.
+# Usage: bench/callgrind/snapshot.sh [lang ...]   (default: en zh ja mixed)
+# TOPICS=1000 by default. Needs valgrind (3.19 tested).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+langs=("$@")
+[ ${#langs[@]} -gt 0 ] || langs=(en zh ja mixed)
+N=${N:-4}
+TOPICS=${TOPICS:-1000}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+go test -c -o "$dir/recall.test" ./recall
+ir() { # lang part iterations
+	(cd recall && GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 valgrind --tool=callgrind \
+		--callgrind-out-file=/dev/null "$dir/recall.test" -test.run '^$' \
+		-test.bench "BenchmarkSnapshotVsStatFloor/^topics=$TOPICS\$/^lang=$1\$" -test.benchtime "$3x" \
+		-snapshot.part "$2" 2>&1 | sed -n 's/.*Collected : //p')
+}
+pass() { # lang part: instructions of one pass
+	echo $((($(ir "$1" "$2" $((N + 1))) - $(ir "$1" "$2" 1)) / N))
+}
+printf '%-6s %7s %12s %12s %8s\n' lang topics floor-Ir fresh-Ir x-floor
+for l in "${langs[@]}"; do
+	f=$(pass "$l" floor)
+	s=$(pass "$l" fresh)
+	printf '%-6s %7d %12d %12d %8.2f\n' "$l" "$TOPICS" "$f" "$s" "$(echo "$s / $f" | bc -l)"
+done
