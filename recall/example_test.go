@@ -142,3 +142,44 @@ func ExampleEngine_ShutdownFrom() {
 	// selector: the provider revoked the key; shutting down
 	// a later query delivers nothing: true
 }
+
+// Engines of several conversations on the same roots share one Corpus,
+// which watches the tree (Linux inotify; stat revalidation elsewhere): a
+// query on an unchanged tree reads no file, and a memory written before a
+// query is always in what it ranks. The host closes the corpus when the
+// last engine on it is done.
+func ExampleCorpus() {
+	project, user, cleanup := exampleTree()
+	defer cleanup()
+
+	corpus := recall.NewCorpus(recall.Options{ProjectDir: project, UserDir: user})
+	defer corpus.Close()
+	first := recall.New(recall.Options{Corpus: corpus})
+	defer first.Shutdown()
+	second := recall.New(recall.Options{Corpus: corpus})
+	defer second.Shutdown()
+
+	ctx := context.Background()
+	ask := func(eng *recall.Engine, q string) []string {
+		plan := eng.Query(ctx, recall.Query{Text: q})
+		// No selector: the plan settles as soon as it has ranked. Waiting
+		// for that keeps the output independent of the machine's load.
+		<-plan.Settled()
+		var titles []string
+		for _, line := range strings.Split(plan.Initial(ctx).Text, "\n") {
+			if strings.HasPrefix(line, "## ") {
+				titles = append(titles, line)
+			}
+		}
+		return titles
+	}
+	fmt.Println(ask(first, "rollback procedure"))
+	note := "---\ntype: reference\nname: Rollback procedure\ndescription: how to roll a bad deploy back\n---\nRedeploy the previous tag.\n"
+	if err := os.WriteFile(filepath.Join(project, "rollback.md"), []byte(note), 0o644); err != nil {
+		panic(err)
+	}
+	fmt.Println(ask(second, "rollback procedure"))
+	// Output:
+	// []
+	// [## 1. Rollback procedure]
+}
