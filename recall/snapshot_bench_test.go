@@ -48,14 +48,16 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 				snapDirs = append(snapDirs, dir)
 				opts := Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir}
 				q := benchQueryIn(lang)
-				e := New(opts)
-				// After the warm-up, so that what the setup does (and
-				// so its instruction count) does not depend on how the
-				// query and the warm-up interleave.
-				<-e.Warmed()
-				p := e.Query(context.Background(), q)
-				<-p.published
-				p.End()
+				// The snapshot is written by one scan and its write,
+				// nothing else running, so that what the setup does (and
+				// so its instruction count) does not depend on how a query
+				// and a warm-up interleave.
+				setup := opts
+				setup.NoWarmUp = true
+				e := New(setup)
+				if _, err := e.cat.Scan(context.Background()); err != nil {
+					b.Fatal(err)
+				}
 				e.Shutdown()
 				if st := e.SnapshotStats(); st.Written != 1 {
 					b.Fatalf("snapshot not written: %+v", st)

@@ -338,6 +338,12 @@ func (ix *Index) Freeze(docs []*memory.Document) {
 	ix.Warm(docs)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	if ix.base != nil && len(ix.lists) == 0 && ix.stale == 0 {
+		// Everything is in the base already (an index loaded from a
+		// snapshot, or frozen since): Warm added nothing, nothing to lay
+		// out again.
+		return
+	}
 	ix.freezeLocked(docs)
 }
 
