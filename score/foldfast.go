@@ -93,25 +93,44 @@ func fastFoldAt(tok string, i int) (r rune, size int) {
 	return 0, 0
 }
 
+// Folding letters of U+0400–U+043F and U+0440–U+045F, as bits of the
+// second byte's low six bits (the code point less 0x400 or 0x440):
+// Ѐ Ё Ѓ Ї Ќ Ѝ Ў Й й, and ѐ ё ѓ ї ќ ѝ ў.
+const (
+	foldsD0 = 1<<0x00 | 1<<0x01 | 1<<0x03 | 1<<0x07 | 1<<0x0C | 1<<0x0D | 1<<0x0E | 1<<0x19 | 1<<0x39
+	foldsD1 = 1<<0x10 | 1<<0x11 | 1<<0x13 | 1<<0x17 | 1<<0x1C | 1<<0x1D | 1<<0x1E
+)
+
 // needsFoldFast is needsFold for a token foldFast covers; ok is false for
-// any other token.
+// any other token. It reads the two bytes of each letter directly: the
+// loop every non-ASCII word token of a cold query goes through.
 func needsFoldFast(tok string) (needs, ok bool) {
-	for i := 0; i < len(tok); {
-		r, size := fastFoldAt(tok, i)
-		if size == 0 {
-			return false, false
-		}
-		i += size
-		if size == 1 {
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c < utf8.RuneSelf {
 			continue
 		}
-		to, ok := foldFastRune(r)
-		if !ok {
+		if i+1 >= len(tok) || tok[i+1]&0xC0 != 0x80 {
 			return false, false
 		}
-		if to != 0 {
-			needs = true
+		low := tok[i+1] & 0x3F
+		switch c {
+		case 0xC3: // U+00C0…U+00FF
+			if low == 0x17 || low == 0x37 {
+				return false, false // × ÷
+			}
+			needs = needs || latin1Fold[low] != 0
+		case 0xD0: // U+0400…U+043F
+			needs = needs || foldsD0&(uint64(1)<<low) != 0
+		case 0xD1: // U+0440…U+045F
+			if low >= 0x20 {
+				return false, false
+			}
+			needs = needs || foldsD1&(uint64(1)<<low) != 0
+		default:
+			return false, false
 		}
+		i++
 	}
 	return needs, true
 }

@@ -121,6 +121,17 @@ func normalizeFast(text string) (string, bool) {
 			i++
 			continue
 		}
+		// Lower-case Cyrillic а…џ (U+0430–U+045F) and Latin-1 ß…ÿ
+		// (U+00DF–U+00FF, with × and ÷): stable, combining class 0, by
+		// their two bytes (TestStableTwoByteLetters).
+		if i+1 < len(text) {
+			if c1 := text[i+1]; c == 0xD0 && 0xB0 <= c1 && c1 <= 0xBF || c == 0xD1 && 0x80 <= c1 && c1 <= 0x9F ||
+				c == 0xC3 && (0x9F <= c1 && c1 <= 0xBF || c1 == 0x97) {
+				last = 0
+				i += 2
+				continue
+			}
+		}
 		// CJK ideographs U+5000–U+9FFF and Hangul syllables
 		// U+B000–U+CFFF: stable, combining class 0, decided by the lead
 		// byte (TestStableLeadBytes).

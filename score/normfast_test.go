@@ -206,3 +206,24 @@ func TestStableLeadBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestStableTwoByteLetters checks the two-byte shortcuts of
+// normalizeFast and classAt on every sequence of their lead bytes (C3,
+// D0, D1) and any second byte, alone and between letters: classAt answers
+// as classify does, and Normalize as the full path does.
+func TestStableTwoByteLetters(t *testing.T) {
+	for _, c := range []byte{0xC3, 0xD0, 0xD1} {
+		for c1 := range 256 {
+			seq := string([]byte{c, byte(c1)})
+			for _, s := range []string{seq, seq + "x", "A" + seq + "b"} {
+				if got, want := Normalize(s), normalizeRef(s); got != want {
+					t.Fatalf("Normalize(%+q) = %+q, want %+q", s, got, want)
+				}
+			}
+			r, size := utf8.DecodeRuneInString(seq + "x")
+			if class, n := classAt(seq+"x", 0); class != classify(r) || n != size {
+				t.Fatalf("classAt(%+q) = %d, %d; classify says %d, %d", seq, class, n, classify(r), size)
+			}
+		}
+	}
+}

@@ -88,7 +88,7 @@ func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f fiel
 			// filter and for the folded keys below. A key is made of the
 			// token's characters (and an ASCII e), so when the token does
 			// not fold, none of its keys does.
-			folds := !isASCII(tok) && needsFold(tok)
+			folds := needsFold(tok) // false for ASCII, in the same pass
 			if q != nil && !q.mayMatchFolding(tok, folds) {
 				return
 			}

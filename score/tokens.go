@@ -139,6 +139,11 @@ func classAt(s string, i int) (runeClass, int) {
 	if c < utf8.RuneSelf {
 		return asciiClass[c], 1
 	}
+	// Cyrillic U+0400–U+047F, a word letter, by the lead byte
+	// (TestStableTwoByteLetters).
+	if (c == 0xD0 || c == 0xD1) && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+		return classWord, 2
+	}
 	// CJK ideographs U+5000–U+9FFF and Hangul syllables U+B000–U+CFFF,
 	// by the lead byte (TestStableLeadBytes).
 	if (0xE5 <= c && c <= 0xE9 || c == 0xEB || c == 0xEC) && i+2 < len(s) &&
