@@ -132,6 +132,13 @@ func normalizeFast(text string) (string, bool) {
 				continue
 			}
 		}
+		// Thai letters, vowels and marks of combining class 0: stable,
+		// by their three bytes (TestStableThai).
+		if c == 0xE0 && i+2 < len(text) && stableThai(text[i+1], text[i+2]) {
+			last = 0
+			i += 3
+			continue
+		}
 		// CJK ideographs U+5000–U+9FFF and Hangul syllables
 		// U+B000–U+CFFF: stable, combining class 0, decided by the lead
 		// byte (TestStableLeadBytes).
@@ -169,6 +176,19 @@ func normalizeFast(text string) (string, bool) {
 	}
 	b.WriteString(text[from:])
 	return b.String(), true
+}
+
+// stableThai reports whether E0 c1 c2 is a Thai code point that
+// normalizeFast holds stable with combining class 0: U+0E01–U+0E32,
+// U+0E34–U+0E37, U+0E40–U+0E47, U+0E4C–U+0E5B.
+func stableThai(c1, c2 byte) bool {
+	switch c1 {
+	case 0xB8: // U+0E00…U+0E3F
+		return 0x81 <= c2 && c2 <= 0xB2 || 0xB4 <= c2 && c2 <= 0xB7
+	case 0xB9: // U+0E40…U+0E7F
+		return 0x80 <= c2 && c2 <= 0x87 || 0x8C <= c2 && c2 <= 0x9B
+	}
+	return false
 }
 
 // decodeRune is utf8.DecodeRuneInString(s[i:]) with the two-byte

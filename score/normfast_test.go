@@ -227,3 +227,27 @@ func TestStableTwoByteLetters(t *testing.T) {
 		}
 	}
 }
+
+// TestStableThai checks the Thai shortcuts of normalizeFast and classAt
+// on every pair of sequences E0 B8 xx / E0 B9 xx (so every mark after
+// every character, in and out of canonical order): Normalize answers as
+// the full path does and classAt as classify does.
+func TestStableThai(t *testing.T) {
+	var seqs []string
+	for _, c1 := range []byte{0xB8, 0xB9} {
+		for c2 := range 256 {
+			seqs = append(seqs, string([]byte{0xE0, c1, byte(c2)}))
+		}
+	}
+	for _, a := range seqs {
+		r, size := utf8.DecodeRuneInString(a + "x")
+		if class, n := classAt(a+"x", 0); class != classify(r) || n != size {
+			t.Fatalf("classAt(%+q) = %d, %d; classify says %d, %d", a, class, n, classify(r), size)
+		}
+		for _, b := range seqs {
+			if s := a + b; Normalize(s) != normalizeRef(s) {
+				t.Fatalf("Normalize(%+q) = %+q, want %+q", s, Normalize(s), normalizeRef(s))
+			}
+		}
+	}
+}

@@ -144,6 +144,13 @@ func classAt(s string, i int) (runeClass, int) {
 	if (c == 0xD0 || c == 0xD1) && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
 		return classWord, 2
 	}
+	// Thai letters and marks U+0E01–U+0E3A and U+0E40–U+0E4E, by their
+	// three bytes (TestStableThai).
+	if c == 0xE0 && i+2 < len(s) {
+		if c1, c2 := s[i+1], s[i+2]; c1 == 0xB8 && 0x81 <= c2 && c2 <= 0xBA || c1 == 0xB9 && 0x80 <= c2 && c2 <= 0x8E {
+			return classSEA, 3
+		}
+	}
 	// CJK ideographs U+5000–U+9FFF and Hangul syllables U+B000–U+CFFF,
 	// by the lead byte (TestStableLeadBytes).
 	if (0xE5 <= c && c <= 0xE9 || c == 0xEB || c == 0xEC) && i+2 < len(s) &&
