@@ -259,6 +259,7 @@ func readSnapshotFile(path string) ([]byte, error) {
 		return nil, ErrSnapshotUnsafe
 	}
 	data := make([]byte, fi.Size())
+	prefault(data) // one system call maps its pages instead of a fault per page
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotCorrupt, err)
 	}
