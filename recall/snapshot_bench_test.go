@@ -33,7 +33,10 @@ var snapDirs []string
 // the same iteration. x-statfloor is the ratio of the sums; the goal is at
 // most 1.5. The snapshot is written once before the timed loop, after the
 // tree has settled (files inside memory's racy window are never
-// persisted).
+// persisted). The cpu metrics are the process's CPU time (user + system,
+// getrusage) of the same two sides, the fresh side until its engine has
+// shut down (all its background work included): on a loaded machine they
+// count the work where the wall times also count the wait for a core.
 func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		for _, lang := range benchLangs {
@@ -63,8 +66,9 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 					b.Fatalf("snapshot not written: %+v", st)
 				}
 				b.ReportAllocs()
-				var floor, fresh time.Duration
+				var floor, fresh, floorCPU, freshCPU time.Duration
 				for b.Loop() {
+					c0 := cpuClock()
 					t0 := time.Now()
 					if *snapPart != "fresh" {
 						if got := readfloor.Stat([]string{project, user}, workers); got != n {
@@ -72,6 +76,8 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 						}
 					}
 					t1 := time.Now()
+					c1 := cpuClock()
+					floorCPU += c1 - c0
 					if *snapPart == "floor" {
 						floor += t1.Sub(t0)
 						continue
@@ -85,6 +91,7 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 						b.Fatalf("fresh query: phase %v, %d docs", inj.Phase, len(inj.Docs))
 					}
 					e.Shutdown()
+					freshCPU += cpuClock() - c1
 					if st := e.SnapshotStats(); st.Loaded != n || st.Written != 0 {
 						b.Fatalf("snapshot: %+v, want %d loaded and nothing written", st, n)
 					}
@@ -95,6 +102,9 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 				b.ReportMetric(ms(floor), "statfloor-ms")
 				b.ReportMetric(ms(fresh), "fresh-ms")
 				b.ReportMetric(float64(fresh)/float64(floor), "x-statfloor")
+				b.ReportMetric(ms(floorCPU), "statfloor-cpu-ms")
+				b.ReportMetric(ms(freshCPU), "fresh-cpu-ms")
+				b.ReportMetric(float64(freshCPU)/float64(floorCPU), "x-statfloor-cpu")
 			})
 		}
 	}
