@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -123,6 +124,7 @@ func (e *Engine) warm() {
 	if err != nil {
 		return
 	}
+	froze := false
 	for start := 0; start < len(res.Docs); start += warmChunk {
 		e.gate.wait(e.life)
 		if e.life.Err() != nil {
@@ -140,8 +142,14 @@ func (e *Engine) warm() {
 			if e.life.Err() != nil {
 				return
 			}
-			e.index.Freeze(res.Docs[:end])
+			froze = e.index.Freeze(res.Docs[:end]) || froze
 		}
+	}
+	if froze {
+		// Building the index touched several times the memory it now
+		// holds; give those pages back to the system once, rather than
+		// keep them resident for the daemon's lifetime (decision 0122).
+		debug.FreeOSMemory()
 	}
 }
 

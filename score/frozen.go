@@ -333,8 +333,9 @@ func (ix *Index) install(f *frozen, docs []*memory.Document) {
 // (docs/decisions/0122-frozen-after-warm-up.md). Documents the index does
 // not hold are indexed first; documents it holds that are not in docs are
 // dropped, and indexed again by a later call that meets them. An engine
-// calls it once its warm-up has indexed the tree.
-func (ix *Index) Freeze(docs []*memory.Document) {
+// calls it as its warm-up indexes the tree. It reports whether it laid
+// anything out (false when every posting was in the base already).
+func (ix *Index) Freeze(docs []*memory.Document) bool {
 	ix.Warm(docs)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -342,16 +343,16 @@ func (ix *Index) Freeze(docs []*memory.Document) {
 		// Everything is in the base already (an index loaded from a
 		// snapshot, or frozen since): Warm added nothing, nothing to lay
 		// out again.
-		return
+		return false
 	}
-	ix.freezeLocked(docs)
+	return ix.freezeLocked(docs)
 }
 
 // freezeLocked is Freeze with the lock held and docs indexed.
-func (ix *Index) freezeLocked(docs []*memory.Document) {
+func (ix *Index) freezeLocked(docs []*memory.Document) bool {
 	f, err := decodeFrozen(encodeFrozen(ix.collectFrozen(docs)), len(docs))
 	if err != nil {
-		return // cannot happen: keep the index as it is
+		return false // cannot happen: keep the index as it is
 	}
 	ix.damage += ix.base.damageCount()
 	ix.entries = make(map[*memory.Document]*entry, len(docs))
@@ -359,6 +360,7 @@ func (ix *Index) freezeLocked(docs []*memory.Document) {
 	ix.lists, ix.slots, ix.free, ix.base = nil, nil, nil, nil
 	ix.stale, ix.total, ix.refreeze = 0, 0, false
 	ix.install(f, docs)
+	return true
 }
 
 // refreezeIfDue freezes the index again, over every document it holds,
