@@ -80,3 +80,19 @@ func TestIsMarkEqualsUnicode(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeSEA compares decodeSEA with the utf8 package on every
+// three-byte sequence that starts E0, alone and followed by text.
+func TestDecodeSEA(t *testing.T) {
+	for c1 := range 256 {
+		for c2 := range 256 {
+			seq := string([]byte{0xE0, byte(c1), byte(c2)})
+			for _, s := range []string{seq, seq + "x", seq[:2]} {
+				r, n := decodeSEA(s, 0)
+				if wr, wn := utf8.DecodeRuneInString(s); r != wr || n != wn {
+					t.Fatalf("decodeSEA(%+q) = %U, %d; utf8 says %U, %d", s, r, n, wr, wn)
+				}
+			}
+		}
+	}
+}

@@ -377,15 +377,15 @@ func clusterGramSpans(run string, query bool, span func(a, b int)) {
 // Character Cluster rules: enough that "กาแฟ" is the clusters กา and แฟ, not
 // four letters whose pairs (กา, าแ, แฟ) half the language shares.
 func nextCluster(run string, i int) int {
-	r, size := decodeRune(run, i)
+	r, size := decodeSEA(run, i)
 	i += size
 	for isLeadingVowel(r) && i < len(run) {
-		r, size = decodeRune(run, i)
+		r, size = decodeSEA(run, i)
 		i += size
 	}
 	i = skipMarks(run, i)
 	for i < len(run) {
-		r, size := decodeRune(run, i)
+		r, size := decodeSEA(run, i)
 		if !isClosingVowel(r) {
 			break
 		}
@@ -396,13 +396,27 @@ func nextCluster(run string, i int) int {
 
 func skipMarks(run string, i int) int {
 	for i < len(run) {
-		r, size := decodeRune(run, i)
-		if !isMark(r) {
+		r, size := decodeSEA(run, i)
+		if 0x0E00 <= r && r <= 0x0E7F {
+			if r != 0x0E31 && (r < 0x0E34 || r > 0x0E3A) && (r < 0x0E47 || r > 0x0E4E) {
+				break // isMark's Thai block, inline
+			}
+		} else if !isMark(r) {
 			break
 		}
 		i += size
 	}
 	return i
+}
+
+// decodeSEA is decodeRune with the Thai block (E0 B8 xx, E0 B9 xx), which
+// Thai-like runs are mostly made of, decoded first; TestDecodeSEA
+// compares it with the utf8 package on every sequence that starts E0.
+func decodeSEA(s string, i int) (rune, int) {
+	if s[i] == 0xE0 && i+2 < len(s) && s[i+1]&0xFE == 0xB8 && s[i+2]&0xC0 == 0x80 {
+		return 0x0E00 | rune(s[i+1]&1)<<6 | rune(s[i+2]&0x3F), 3
+	}
+	return decodeRune(s, i)
 }
 
 // isMark is unicode.IsMark with the Thai block decided by range (its

@@ -56,6 +56,16 @@ func bodyWindowRef(body string) string {
 // and in bytes, BodyWindow cuts where the definition does.
 func TestPropBodyWindowEqualsRef(t *testing.T) {
 	pieces := []string{"a", "é", "й", "中", "ก", "😀", "\xff", "\xe4\xb8", "\x80"}
+	// Invalid text with fewer rune-start bytes than runes: stray
+	// continuation bytes and cut sequences, under 4×BodyWindow bytes.
+	for _, p := range []string{"\x80", "\xe4\xb8", "é\x80", "\xe4\xb8a"} {
+		for _, n := range []int{memory.BodyWindow - 1, memory.BodyWindow, memory.BodyWindow + 1, 2 * memory.BodyWindow} {
+			body := strings.Repeat(p, n)[:min(n*len(p), 4*memory.BodyWindow)]
+			if got, want := BodyWindow(body), bodyWindowRef(body); got != want {
+				t.Fatalf("%d × %+q: BodyWindow cuts at %d bytes, the definition at %d", n, p, len(got), len(want))
+			}
+		}
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		p := rapid.SliceOfN(rapid.SampledFrom(pieces), 1, 4).Draw(t, "pieces")
 		n := rapid.IntRange(memory.BodyWindow-8, 4*memory.BodyWindow+8).Draw(t, "runes")
