@@ -1,6 +1,7 @@
 package score
 
 import (
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -95,4 +96,52 @@ func TestDecodeSEA(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nextClusterRef is nextCluster as first written: the utf8 package's
+// decoding and unicode.IsMark, each code point decoded where it is read.
+func nextClusterRef(run string, i int) int {
+	skip := func(i int) int {
+		for i < len(run) {
+			r, size := utf8.DecodeRuneInString(run[i:])
+			if !unicode.IsMark(r) {
+				break
+			}
+			i += size
+		}
+		return i
+	}
+	r, size := utf8.DecodeRuneInString(run[i:])
+	i += size
+	for isLeadingVowel(r) && i < len(run) {
+		r, size = utf8.DecodeRuneInString(run[i:])
+		i += size
+	}
+	i = skip(i)
+	for i < len(run) {
+		r, size := utf8.DecodeRuneInString(run[i:])
+		if !isClosingVowel(r) {
+			break
+		}
+		i = skip(i + size)
+	}
+	return i
+}
+
+// TestPropNextClusterEqualsRef: on runs of Thai and Lao letters, leading
+// and closing vowels, marks, other marks and invalid bytes, nextCluster
+// ends every cluster where the reference does.
+func TestPropNextClusterEqualsRef(t *testing.T) {
+	alphabet := []string{"ก", "ข", "เ", "แ", "ไ", "ะ", "า", "ำ", "ั", "ิ", "ุ", "่", "้", "์", "็",
+		"ກ", "ເ", "າ", "ັ", "່", "\u0301", "a", "\xe0\xb8", "\xff"}
+	rapid.Check(t, func(t *rapid.T) {
+		run := strings.Join(rapid.SliceOfN(rapid.SampledFrom(alphabet), 1, 16).Draw(t, "run"), "")
+		for i := 0; i < len(run); {
+			got, want := nextCluster(run, i), nextClusterRef(run, i)
+			if got != want {
+				t.Fatalf("nextCluster(%+q, %d) = %d, want %d", run, i, got, want)
+			}
+			i = want
+		}
+	})
 }

@@ -383,30 +383,29 @@ func nextCluster(run string, i int) int {
 		r, size = decodeSEA(run, i)
 		i += size
 	}
-	i = skipMarks(run, i)
-	for i < len(run) {
-		r, size := decodeSEA(run, i)
-		if !isClosingVowel(r) {
-			break
-		}
-		i = skipMarks(run, i+size)
+	i, r, size = skipMarks(run, i)
+	for i < len(run) && isClosingVowel(r) {
+		i, r, size = skipMarks(run, i+size)
 	}
 	return i
 }
 
-func skipMarks(run string, i int) int {
+// skipMarks returns the end of the marks that start at i, and the code
+// point there and its size, so that the caller need not decode it again
+// (r is meaningless at the end of run).
+func skipMarks(run string, i int) (int, rune, int) {
 	for i < len(run) {
 		r, size := decodeSEA(run, i)
 		if 0x0E00 <= r && r <= 0x0E7F {
 			if r != 0x0E31 && (r < 0x0E34 || r > 0x0E3A) && (r < 0x0E47 || r > 0x0E4E) {
-				break // isMark's Thai block, inline
+				return i, r, size // isMark's Thai block, inline
 			}
 		} else if !isMark(r) {
-			break
+			return i, r, size
 		}
 		i += size
 	}
-	return i
+	return i, 0, 0
 }
 
 // decodeSEA is decodeRune with the Thai block (E0 B8 xx, E0 B9 xx), which
