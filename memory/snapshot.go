@@ -210,10 +210,16 @@ func (c *Catalog) loadSnapshot() {
 	docs := make([]Document, len(recs))
 	ptrs := make([]*Document, 0, len(recs))
 	entries := make([]entry, len(recs))
-	for i, r := range recs {
-		if c.cache[r.scope] == nil {
-			c.cache[r.scope] = make(map[string]*entry)
+	var perScope [2]int
+	for i := range recs {
+		perScope[recs[i].scope]++
+	}
+	for sc, n := range perScope {
+		if len(c.cache[sc]) == 0 {
+			c.cache[sc] = make(map[string]*entry, n) // no rehashing on the way
 		}
+	}
+	for i, r := range recs {
 		if r.skipped {
 			entries[i] = entry{path: r.path, rel: r.rel, key: r.key, skip: r.skip, skipped: true}
 			c.cache[r.scope][r.path] = &entries[i]
@@ -545,7 +551,21 @@ func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, []b
 		if flags > recSkipped || !validSnapRecord(rec, roots) {
 			return nil, nil, ErrSnapshotCorrupt
 		}
-		rec.path = roots[rec.scope] + string(filepath.Separator) + filepath.FromSlash(rec.rel)
+	}
+	// Every path is its root joined with its relative path, built in one
+	// buffer (one allocation, not one per record).
+	size := 0
+	for i := range recs {
+		size += len(roots[recs[i].scope]) + 1 + len(recs[i].rel)
+	}
+	paths := make([]byte, 0, size)
+	for i := range recs {
+		rec := &recs[i]
+		start := len(paths)
+		paths = append(paths, roots[rec.scope]...)
+		paths = append(paths, filepath.Separator)
+		paths = append(paths, filepath.FromSlash(rec.rel)...)
+		rec.path = unsafe.String(&paths[start], len(paths)-start) // paths is never written again
 	}
 	extra := r.bytes()
 	if r.err != nil || len(r.b) != 0 {

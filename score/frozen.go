@@ -301,6 +301,9 @@ func (ix *Index) install(f *frozen, docs []*memory.Document) {
 	preps := make([]prepared, len(docs))
 	ents := make([]entry, len(docs))
 	ix.slots = make([]slot, len(docs))
+	if len(ix.entries) == 0 {
+		ix.entries = make(map[*memory.Document]*entry, len(docs)) // no rehashing on the way
+	}
 	for i, d := range docs {
 		m := u32(f.meta, i)
 		n := int(m & frozenCount)
