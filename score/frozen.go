@@ -335,8 +335,9 @@ func (ix *Index) install(f *frozen, docs []*memory.Document) {
 // posting lists: the same answers from a fraction of the memory
 // (docs/decisions/0122-frozen-after-warm-up.md). Documents the index does
 // not hold are indexed first; documents it holds that are not in docs are
-// dropped, and indexed again by a later call that meets them. An engine
-// calls it as its warm-up indexes the tree. It reports whether it laid
+// laid out too, after them (evicting is Rank's business), so that freezing
+// part of a tree never makes the rest be tokenised again. An engine calls
+// it as its warm-up indexes the tree. It reports whether it laid
 // anything out (false when every posting was in the base already).
 func (ix *Index) Freeze(docs []*memory.Document) bool {
 	ix.Warm(docs)
@@ -348,7 +349,33 @@ func (ix *Index) Freeze(docs []*memory.Document) bool {
 		// out again.
 		return false
 	}
-	return ix.freezeLocked(docs)
+	in := make(map[*memory.Document]bool, len(docs))
+	for _, d := range docs {
+		in[d] = true
+	}
+	all := append([]*memory.Document(nil), docs...)
+	for _, d := range ix.held() {
+		if !in[d] {
+			all = append(all, d)
+		}
+	}
+	return ix.freezeLocked(all)
+}
+
+// held lists the documents the index holds, by slot. The caller holds the
+// lock.
+func (ix *Index) held() []*memory.Document {
+	bySlot := make([]*memory.Document, len(ix.slots))
+	for d, e := range ix.entries {
+		bySlot[e.slot] = d
+	}
+	docs := bySlot[:0]
+	for _, d := range bySlot {
+		if d != nil {
+			docs = append(docs, d)
+		}
+	}
+	return docs
 }
 
 // freezeLocked is Freeze with the lock held and docs indexed.
@@ -374,17 +401,7 @@ func (ix *Index) refreezeIfDue() {
 	if !ix.refreeze {
 		return
 	}
-	bySlot := make([]*memory.Document, len(ix.slots))
-	for d, e := range ix.entries {
-		bySlot[e.slot] = d
-	}
-	docs := bySlot[:0]
-	for _, d := range bySlot {
-		if d != nil {
-			docs = append(docs, d)
-		}
-	}
-	ix.freezeLocked(docs)
+	ix.freezeLocked(ix.held())
 }
 
 // EncodeFrozen returns the postings of docs in the layout LoadFrozen

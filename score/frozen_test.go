@@ -185,3 +185,35 @@ func FuzzFrozen(f *testing.F) {
 		ix.Rank(NewQuery("schema", nil), docs[:1])
 	})
 }
+
+// TestFreezeKeepsWhatItHolds: freezing part of what the index holds keeps
+// the rest indexed (a warm-up that freezes a tree's first documents must
+// not make the others be tokenised again), and the answers stay the
+// naive reference's.
+func TestFreezeKeepsWhatItHolds(t *testing.T) {
+	docs, _ := frozenSample(t)
+	extra := doc("c", memory.TypeUser, "Deploy habits", "", "服务器", 3)
+	all := append(append([]*memory.Document(nil), docs...), extra)
+	ix := NewIndex()
+	ix.Warm(all)
+	ix.Rank(NewQuery("deploy", nil), all) // a live map to lay out
+	if !ix.Freeze(docs[:1]) {
+		t.Fatal("Freeze laid nothing out over a live index")
+	}
+	if got := ix.Len(); got != len(all) {
+		t.Errorf("index holds %d documents after freezing one, want %d", got, len(all))
+	}
+	if ix.Freeze(all) {
+		t.Error("Freeze laid out again an index already all frozen")
+	}
+	for _, q := range []string{"deploy", "服务器 usage", "habits schema"} {
+		wantKept, wantRanked := RankNaive(NewQuery(q, nil), all)
+		gotKept, gotRanked := ix.Rank(NewQuery(q, nil), all)
+		if diff := cmp.Diff(wantKept, gotKept); diff != "" {
+			t.Errorf("%q: kept (-naive +frozen):\n%s", q, diff)
+		}
+		if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
+			t.Errorf("%q: ranked (-naive +frozen):\n%s", q, diff)
+		}
+	}
+}
