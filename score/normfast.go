@@ -132,6 +132,14 @@ func normalizeFast(text string) (string, bool) {
 				continue
 			}
 		}
+		// Kana and the Hangul syllables outside the lead bytes below:
+		// stable, combining class 0, by their three bytes
+		// (TestStableKanaHangul).
+		if (c == 0xE3 || c == 0xEA || c == 0xED) && i+2 < len(text) && stableKanaHangul(c, text[i+1], text[i+2]) {
+			last = 0
+			i += 3
+			continue
+		}
 		// Thai letters, vowels and marks of combining class 0: stable,
 		// by their three bytes (TestStableThai).
 		if c == 0xE0 && i+2 < len(text) && stableThai(text[i+1], text[i+2]) {
@@ -187,6 +195,25 @@ func stableThai(c1, c2 byte) bool {
 		return 0x81 <= c2 && c2 <= 0xB2 || 0xB4 <= c2 && c2 <= 0xB7
 	case 0xB9: // U+0E40…U+0E7F
 		return 0x80 <= c2 && c2 <= 0x87 || 0x8C <= c2 && c2 <= 0x9B
+	}
+	return false
+}
+
+// stableKanaHangul reports whether c c1 c2 is hiragana U+3041–U+3096,
+// katakana U+30A0–U+30FE, or a Hangul syllable of U+AC00–U+AFFF or
+// U+D000–U+D7A3: code points normalizeFast holds stable with combining
+// class 0 and classify files as CJK.
+func stableKanaHangul(c, c1, c2 byte) bool {
+	if c2&0xC0 != 0x80 {
+		return false
+	}
+	switch c {
+	case 0xE3: // U+3000…U+3FFF
+		return c1 == 0x81 && c2 >= 0x81 || c1 == 0x82 && (c2 <= 0x96 || c2 >= 0xA0) || c1 == 0x83 && c2 <= 0xBE
+	case 0xEA: // U+A000…U+AFFF
+		return 0xB0 <= c1 && c1 <= 0xBF
+	case 0xED: // U+D000…U+DFFF
+		return 0x80 <= c1 && c1 <= 0x9D || c1 == 0x9E && c2 <= 0xA3
 	}
 	return false
 }

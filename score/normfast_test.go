@@ -251,3 +251,27 @@ func TestStableThai(t *testing.T) {
 		}
 	}
 }
+
+// TestStableKanaHangul checks stableKanaHangul on every three-byte
+// sequence of its lead bytes: where it holds, the sequence is one code
+// point that fastRune holds stable with combining class 0 and classify
+// files as CJK; and classAt answers as classify does on every one.
+func TestStableKanaHangul(t *testing.T) {
+	for _, c := range []byte{0xE3, 0xEA, 0xED} {
+		for c1 := range 256 {
+			for c2 := range 256 {
+				s := string([]byte{c, byte(c1), byte(c2), 'x'})
+				r, size := utf8.DecodeRuneInString(s)
+				if class, n := classAt(s, 0); class != classify(r) || n != size {
+					t.Fatalf("classAt(%+q) = %d, %d; classify says %d, %d", s, class, n, classify(r), size)
+				}
+				if !stableKanaHangul(c, byte(c1), byte(c2)) {
+					continue
+				}
+				if kind, ccc := fastRune(r); size != 3 || kind != fastStable || ccc != 0 || classify(r) != classCJK {
+					t.Fatalf("%+q: size %d, fastRune %d, %d, class %d; want 3, stable, 0, CJK", s[:3], size, kind, ccc, classify(r))
+				}
+			}
+		}
+	}
+}

@@ -144,6 +144,10 @@ func classAt(s string, i int) (runeClass, int) {
 	if (c == 0xD0 || c == 0xD1) && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
 		return classWord, 2
 	}
+	// Kana and Hangul, by their three bytes (TestStableKanaHangul).
+	if (c == 0xE3 || c == 0xEA || c == 0xED) && i+2 < len(s) && stableKanaHangul(c, s[i+1], s[i+2]) {
+		return classCJK, 3
+	}
 	// Thai letters and marks U+0E01–U+0E3A and U+0E40–U+0E4E, by their
 	// three bytes (TestStableThai).
 	if c == 0xE0 && i+2 < len(s) {
