@@ -132,12 +132,13 @@ func (e *Engine) warm() {
 		}
 		end := min(start+warmChunk, len(res.Docs))
 		e.index.Warm(res.Docs[start:end])
-		if end%freezeEvery == 0 || end == len(res.Docs) {
+		if end == len(res.Docs) {
 			// The live index's term map and posting lists hold several
 			// times the tree's bytes; the frozen layout answers the same
-			// from a fraction, and laying it out every freezeEvery
-			// documents keeps the map small on the way
-			// (docs/decisions/0122-frozen-after-warm-up.md).
+			// from a fraction. It is laid out once, at the end: laying
+			// it out every thousand documents on the way re-laid the
+			// whole index each time, tripling the warm-up's CPU on a
+			// Chinese tree (docs/decisions/0122-frozen-after-warm-up.md).
 			e.gate.wait(e.life)
 			if e.life.Err() != nil {
 				return
@@ -152,10 +153,6 @@ func (e *Engine) warm() {
 		debug.FreeOSMemory()
 	}
 }
-
-// freezeEvery is how many documents the warm-up indexes between two
-// freezes of the index: a multiple of warmChunk.
-const freezeEvery = 32 * warmChunk
 
 // scan revalidates the catalog. It is not cancellable on purpose: the
 // catalog finishes a scan it started whatever its callers do, and waiting

@@ -447,8 +447,19 @@ func (ix *Index) collectFrozen(docs []*memory.Document) ([]uint32, []frozenTerm)
 		key        string
 		start, end int
 	}
-	var spans []span
-	var all []frozenPosting
+	nterms := len(ix.terms)
+	if ix.base != nil {
+		nterms += ix.base.terms
+	}
+	spans := make([]span, 0, nterms)
+	// Every posting laid out belongs to one of docs, whose meta words
+	// count them: size the buffer once, since growing a slice of millions
+	// of postings copies and faults in its pages several times over.
+	total := 0
+	for _, m := range meta {
+		total += int(m & frozenCount)
+	}
+	all := make([]frozenPosting, 0, total)
 	live := func(key string) {
 		id, ok := ix.terms[key]
 		if !ok {

@@ -314,6 +314,10 @@ func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (r
 	if _, err := engineQuery(warm, text, n); err != nil { // first answer: the warm engine's cold one
 		return row{}, err
 	}
+	// "Warm" is an engine whose warm-up has finished: timing its queries
+	// while the warm-up still indexes (seconds at 10,000 CJK topics) would
+	// charge the warm column with the warm-up's CPU.
+	<-warm.Warmed()
 	snapCache := filepath.Join(c.dir, "cache", fmt.Sprintf("%s-%d", lang, n))
 
 	steps := []struct {
