@@ -12,13 +12,21 @@ import (
 	"github.com/memrecall/memrecall/recall"
 )
 
+// mutantCases is how many answerable cases the mutant run takes. It is
+// more than engineCases: repeat_fast only shows in a turn whose selector
+// adds documents after a fast delivery, and since the answer rule of
+// decision 0209 made more of the fixture's meaning-only questions get no
+// fast documents, the first 12 cases hold no such turn (the mutant passed
+// with 12, 16 and 24 cases, and is caught with 40).
+const mutantCases = 40
+
 // TestDeliveryCatchesMutants: each deliberately broken engine makes the
 // delivery evaluation fail — its rows differ from the replay, or it
 // counts duplicate or cross-query deliveries — so the delivery gates can
 // fail. Run with: go test -tags memrecall_mutant -run Mutants ./eval/
 func TestDeliveryCatchesMutants(t *testing.T) {
 	c := loadFixture(t)
-	opts := DeliveryOptions{MaxCases: engineCases, Conversations: true}
+	opts := DeliveryOptions{MaxCases: mutantCases, Conversations: true}
 	replay, err := RunDelivery(context.Background(), c, opts)
 	if err != nil {
 		t.Fatal(err)
