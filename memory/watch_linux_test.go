@@ -310,26 +310,44 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
+// settled polls count until it returns want, for at most two seconds, and
+// returns the last count. The counts are the whole process's: a goroutine
+// or descriptor of an earlier test may still be going away (a scan worker
+// returning, a dropped catalog's GC cleanup closing its descriptor, the
+// runtime starting its cleanup goroutine), so a transient difference is
+// waited out; a lasting one — the defect looked for — is not.
+func settled(count func() int, want int) int {
+	got := count()
+	for deadline := time.Now().Add(2 * time.Second); got != want && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		runtime.GC()
+		got = count()
+	}
+	return got
+}
+
 // TestWatchCloseReleases: Close gives back the inotify descriptor, the
 // watch starts no goroutine, and a closed catalog still scans correctly.
 func TestWatchCloseReleases(t *testing.T) {
 	proj := t.TempDir()
 	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	runtime.GC()
 	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
 	c := NewCatalog(Roots{Project: proj}, WithWatch())
 	scanWatched(t, c)
 	if _, w := scanWatched(t, c); !w {
 		t.Fatal("unchanged tree not answered by the watch")
 	}
-	if got := openFDs(t); got != fds+1 {
+	fdCount := func() int { return openFDs(t) }
+	if got := settled(fdCount, fds+1); got != fds+1 {
 		t.Errorf("open descriptors while watching: %d, want %d", got, fds+1)
 	}
-	if got := runtime.NumGoroutine(); got != goroutines {
+	if got := settled(runtime.NumGoroutine, goroutines); got != goroutines {
 		t.Errorf("goroutines while watching: %d, want %d", got, goroutines)
 	}
 	c.Close()
 	c.Close()
-	if got := openFDs(t); got != fds {
+	if got := settled(fdCount, fds); got != fds {
 		t.Errorf("open descriptors after Close: %d, want %d", got, fds)
 	}
 	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha two")
@@ -338,7 +356,7 @@ func TestWatchCloseReleases(t *testing.T) {
 			t.Fatalf("scan after Close: watched=%v", w)
 		}
 	}
-	if got := openFDs(t); got != fds {
+	if got := settled(fdCount, fds); got != fds {
 		t.Errorf("open descriptors after scans of a closed catalog: %d, want %d", got, fds)
 	}
 }
