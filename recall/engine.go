@@ -124,29 +124,26 @@ func (e *Engine) warm() {
 	if err != nil {
 		return
 	}
-	froze := false
 	for start := 0; start < len(res.Docs); start += warmChunk {
 		e.gate.wait(e.life)
 		if e.life.Err() != nil {
 			return
 		}
-		end := min(start+warmChunk, len(res.Docs))
-		e.index.Warm(res.Docs[start:end])
-		if end == len(res.Docs) {
-			// The live index's term map and posting lists hold several
-			// times the tree's bytes; the frozen layout answers the same
-			// from a fraction. It is laid out once, at the end: laying
-			// it out every thousand documents on the way re-laid the
-			// whole index each time, tripling the warm-up's CPU on a
-			// Chinese tree (docs/decisions/0122-frozen-after-warm-up.md).
-			e.gate.wait(e.life)
-			if e.life.Err() != nil {
-				return
-			}
-			froze = e.index.Freeze(res.Docs[:end]) || froze
-		}
+		e.index.Warm(res.Docs[start:min(start+warmChunk, len(res.Docs))])
 	}
-	if froze {
+	if len(res.Docs) == 0 {
+		return
+	}
+	// The live index's term map and posting lists hold several times the
+	// tree's bytes; the frozen layout answers the same from a fraction. It
+	// is laid out once, at the end: laying it out every thousand documents
+	// on the way re-laid the whole index each time, tripling the warm-up's
+	// CPU on a Chinese tree (docs/decisions/0122-frozen-after-warm-up.md).
+	e.gate.wait(e.life)
+	if e.life.Err() != nil {
+		return
+	}
+	if e.index.Freeze(res.Docs) {
 		// Building the index touched several times the memory it now
 		// holds; give those pages back to the system once, rather than
 		// keep them resident for the daemon's lifetime (decision 0122).
