@@ -180,8 +180,9 @@ func editHooks(a Name, settings []byte, command string, add bool) ([]byte, error
 		obj["hooks"] = hooks
 	}
 	changed := map[string]bool{}
+	original := rawHooks(settings)
 	for ev := range hooks {
-		if before, ok := rawHooks(settings)[ev]; ok {
+		if before, ok := original[ev]; ok {
 			after, err := marshal(hooks[ev])
 			if err == nil && sameJSON(before, after) {
 				continue
