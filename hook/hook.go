@@ -145,14 +145,13 @@ const dialRetry = 2 * time.Millisecond
 // is closing — and keeps dialling; should the holder go away without
 // listening, the lock comes free and the next try starts a daemon.
 func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, now func() time.Time) (wire.Response, error) {
-	var lk *lockFile
-	defer func() { lk.close() }()
 	if cfg.Start != nil {
 		if err := wire.EnsureDir(cfg.Dir); err != nil {
 			return wire.Response{}, fmt.Errorf("hook: %w", err)
 		}
 	}
-	lk = openLock(filepath.Join(cfg.Dir, wire.LockName), cfg.Start != nil)
+	lk := openLock(filepath.Join(cfg.Dir, wire.LockName), cfg.Start != nil)
+	defer lk.close()
 	started := false
 	// Bounded by the run's own budget: one dial per dialRetry at most.
 	budget := deadline.Sub(now())
@@ -161,8 +160,8 @@ func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, 
 			switch f, state := lk.try(); state {
 			case lockTaken:
 				if cfg.Start == nil {
-					// Nobody is starting a daemon and we may not.
-					lk.release()
+					// Nobody is starting a daemon and we may not (the
+					// deferred close releases the lock).
 					return wire.Response{}, ErrNoDaemon
 				}
 				started = true

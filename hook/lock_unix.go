@@ -57,9 +57,8 @@ func (l *lockFile) try() (*os.File, lockState) {
 // survives this process's exit as long as the daemon holds the file).
 func (l *lockFile) handOff() { l.f = nil }
 
-// release closes the file, releasing the lock if this hook took it.
-func (l *lockFile) release() { l.close() }
-
+// close closes the file, releasing the lock if this hook took it and did
+// not hand it off.
 func (l *lockFile) close() {
 	if l != nil && l.f != nil {
 		l.f.Close()
