@@ -8,13 +8,6 @@ import (
 	"os"
 )
 
-// ErrRunning: another daemon holds the lock of the runtime directory.
-var ErrRunning = errors.New("daemon: another daemon is running")
-
-// ErrBadLock: the lock file a hook handed over is not the runtime
-// directory's lock, or does not hold the lock.
-var ErrBadLock = errors.New("daemon: inherited lock is not the instance lock")
-
 // errNoLock: this system has no flock; the daemon does not run here (it
 // also refuses every peer, see peerUID), and the hook fails open.
 var errNoLock = errors.New("daemon: instance locks are not supported on this system")

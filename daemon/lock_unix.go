@@ -11,9 +11,6 @@ import (
 	"github.com/memrecall/memrecall/daemon/wire"
 )
 
-// ErrRunning: another daemon holds the lock of the runtime directory.
-var ErrRunning = errors.New("daemon: another daemon is running")
-
 // lockFile takes the exclusive, non-blocking flock that makes the daemon
 // one instance per runtime directory. The kernel drops it when the process
 // dies, so a crashed daemon leaves no stale lock (only, perhaps, a stale
@@ -32,10 +29,6 @@ func lockFile(path string) (*os.File, error) {
 	}
 	return f, nil
 }
-
-// ErrBadLock: the lock file a hook handed over is not the runtime
-// directory's lock, or does not hold the lock.
-var ErrBadLock = errors.New("daemon: inherited lock is not the instance lock")
 
 // adoptLock keeps f, a lock file inherited from the hook that started this
 // daemon, as the instance lock, after checking that it is the file at path
