@@ -81,12 +81,22 @@ func cell(s string) string {
 // ReplaceTable returns doc with the text between TableBegin and TableEnd
 // replaced by table.
 func ReplaceTable(doc, table string) (string, error) {
+	i, j, err := tableBounds(doc)
+	if err != nil {
+		return "", err
+	}
+	return doc[:i] + "\n" + table + doc[j:], nil
+}
+
+// tableBounds returns where the table section of doc starts (just after
+// TableBegin) and ends (at TableEnd).
+func tableBounds(doc string) (start, end int, err error) {
 	i := strings.Index(doc, TableBegin)
 	j := strings.Index(doc, TableEnd)
 	if i < 0 || j < i {
-		return "", ErrNoMarkers
+		return 0, 0, ErrNoMarkers
 	}
-	return doc[:i+len(TableBegin)] + "\n" + table + doc[j:], nil
+	return i + len(TableBegin), j, nil
 }
 
 // RewriteTable replaces the table section of the Markdown file at path.
@@ -135,10 +145,9 @@ func MergeTable(old, fresh string, agents, measured []string) string {
 
 // TableSection returns the text between TableBegin and TableEnd in doc.
 func TableSection(doc string) (string, error) {
-	i := strings.Index(doc, TableBegin)
-	j := strings.Index(doc, TableEnd)
-	if i < 0 || j < i {
-		return "", ErrNoMarkers
+	i, j, err := tableBounds(doc)
+	if err != nil {
+		return "", err
 	}
-	return doc[i+len(TableBegin) : j], nil
+	return doc[i:j], nil
 }
