@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 
@@ -199,18 +200,11 @@ func indented(fm []byte) bool {
 		if !ok {
 			return false
 		}
-		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') && len(bytesTrimBlank(line)) > 0 {
+		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') && len(bytes.TrimLeft(line, " \t")) > 0 {
 			return true
 		}
 		pos = next
 	}
-}
-
-func bytesTrimBlank(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	return b
 }
 
 // fields are the frontmatter values a Parsed is built from, as the YAML
