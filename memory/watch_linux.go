@@ -3,8 +3,10 @@
 package memory
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -118,15 +120,6 @@ var localFS = [...]int64{
 	0x858458F6, // ramfs
 }
 
-func isLocalFS(t int64) bool {
-	for _, l := range localFS {
-		if l == t {
-			return true
-		}
-	}
-	return false
-}
-
 // watcher is a catalog's inotify watch. It owns no goroutine: the queue is
 // drained by the query that asks whether anything changed, with one
 // non-blocking read. The kernel queues an event before the system call
@@ -204,7 +197,7 @@ func (w *watcher) addDir(d *dirHandle) {
 		return
 	}
 	var fs syscall.Statfs_t
-	if err := w.sys.fstatfs(d.fd, &fs); err != nil || !isLocalFS(int64(fs.Type)) {
+	if err := w.sys.fstatfs(d.fd, &fs); err != nil || !slices.Contains(localFS[:], int64(fs.Type)) {
 		w.doubted = true
 		return
 	}
@@ -313,7 +306,7 @@ func (w *watcher) drain() bool {
 				return false
 			}
 			name := w.buf[off+inotifyEventSize : end]
-			if i := indexNUL(name); i >= 0 {
+			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i]
 			}
 			if ev.Mask&syscall.IN_Q_OVERFLOW != 0 {
@@ -325,15 +318,6 @@ func (w *watcher) drain() bool {
 			off = end
 		}
 	}
-}
-
-func indexNUL(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return -1
 }
 
 // vouches reports that the last full walk was wholly watched and nothing
