@@ -250,7 +250,6 @@ func (w *watcher) unchanged() bool {
 		return false
 	}
 	if !w.drain() {
-		w.trusted = false
 		w.release()
 		return false
 	}
@@ -270,7 +269,6 @@ func (w *watcher) unchanged() bool {
 			same = err == nil && uint64(st.Dev) == r.dev && st.Ino == r.ino
 		}
 		if !same {
-			w.trusted = false
 			w.release()
 			return false
 		}
