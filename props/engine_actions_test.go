@@ -255,22 +255,19 @@ func (h *engineHarness) toolResult(t *rapid.T, p *enginePlan) {
 	h.checkTelemetry(t, len(inj.Docs), "tool_result")
 }
 
-func (h *engineHarness) end(t *rapid.T, p *enginePlan) {
-	h.advance(time.Now())
-	p.live, p.hostEnded = false, true
-	p.plan.End()
-	h.logf("plan %d end", p.n)
-	synctest.Wait()
-	h.checkTelemetry(t, 0, "end")
-}
+func (h *engineHarness) end(t *rapid.T, p *enginePlan) { h.hostStop(t, p, "end", p.plan.End) }
 
-func (h *engineHarness) abort(t *rapid.T, p *enginePlan) {
+func (h *engineHarness) abort(t *rapid.T, p *enginePlan) { h.hostStop(t, p, "abort", p.plan.Abort) }
+
+// hostStop ends p from the host's side by calling stop (its plan's End or
+// Abort), then checks that no delivery followed.
+func (h *engineHarness) hostStop(t *rapid.T, p *enginePlan, what string, stop func()) {
 	h.advance(time.Now())
 	p.live, p.hostEnded = false, true
-	p.plan.Abort()
-	h.logf("plan %d abort", p.n)
+	stop()
+	h.logf("plan %d %s", p.n, what)
 	synctest.Wait()
-	h.checkTelemetry(t, 0, "abort")
+	h.checkTelemetry(t, 0, what)
 }
 
 func (h *engineHarness) cancelCtx(t *rapid.T, p *enginePlan) {
