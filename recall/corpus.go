@@ -22,11 +22,15 @@ type Corpus struct {
 // either may be "", and PlainProjectNotes) with opts' snapshot
 // (SnapshotDir) and watch (StatOnly); the other fields are the engines'
 // business. It does no I/O: the first engine on it starts the warm-up.
-func NewCorpus(opts Options) *Corpus {
+func NewCorpus(opts Options) *Corpus { return newCorpus(opts) }
+
+// newCorpus is NewCorpus with extra catalog options after the ones opts
+// ask for (tests turn memory's racy window off).
+func newCorpus(opts Options, extra ...memory.Option) *Corpus {
 	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
 	index := score.NewIndex()
 	return &Corpus{
-		cat:   memory.NewCatalog(roots, catalogOptions(opts, roots, index)...),
+		cat:   memory.NewCatalog(roots, append(catalogOptions(opts, roots, index), extra...)...),
 		index: index,
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memrecall/memrecall/memory"
-	"github.com/memrecall/memrecall/score"
 	"pgregory.net/rapid"
 )
 
@@ -20,10 +19,7 @@ import (
 // trusted from their stat (and so persisted): no test waits the 2 s
 // window out.
 func freshCorpus(opts Options) *Corpus {
-	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
-	index := score.NewIndex()
-	o := append(catalogOptions(opts, roots, index), memory.WithRacyWindow(0))
-	return &Corpus{cat: memory.NewCatalog(roots, o...), index: index}
+	return newCorpus(opts, memory.WithRacyWindow(0))
 }
 
 // rankedMatch is a ranked document as a comparison sees it.
