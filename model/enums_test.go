@@ -11,20 +11,6 @@ import (
 	"github.com/memrecall/memrecall/telemetry"
 )
 
-func TestEnumStrings(t *testing.T) {
-	seen := map[string]bool{}
-	for k := telemetry.ErrorNone; k <= telemetry.ErrorRedirect; k++ {
-		s := k.String()
-		if s == "" || seen[s] {
-			t.Errorf("ErrorKind %d has empty or repeated name %q", k, s)
-		}
-		seen[s] = true
-	}
-	if s := ErrorKind(200).String(); s != "ErrorKind(200)" {
-		t.Errorf("out-of-range kind prints %q", s)
-	}
-}
-
 func TestErrorKindOf(t *testing.T) {
 	tests := []struct {
 		err  error

@@ -190,6 +190,9 @@ func TestErrorKindNames(t *testing.T) {
 	if _, ok := telemetry.ParseErrorKind("nonsense"); ok {
 		t.Error("ParseErrorKind accepted an unknown name")
 	}
+	if s := telemetry.ErrorKind(200).String(); s != "ErrorKind(200)" {
+		t.Errorf("out-of-range kind prints %q", s)
+	}
 	got := telemetry.Selection{Strategy: telemetry.StrategyHeuristic, Error: telemetry.ErrorHTTPStatus}.String()
 	if !strings.HasSuffix(got, " error=http_status") {
 		t.Errorf("Selection.String() = %q, want it to end with the error kind", got)
