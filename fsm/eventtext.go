@@ -1,13 +1,13 @@
 package fsm
 
 import (
-	"github.com/memrecall/memrecall/telemetry"
-
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memrecall/memrecall/telemetry"
 )
 
 // ErrBadEvent is returned by ParseEvent for a line that is not an event.
