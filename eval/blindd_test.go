@@ -21,10 +21,7 @@ func TestBlindDCategories(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	docs := make(map[string]*Document, len(c.Documents))
-	for i := range c.Documents {
-		docs[c.Documents[i].ID] = &c.Documents[i]
-	}
+	docs := docByID(c)
 	count := map[string]int{}
 	for _, k := range c.Cases {
 		cat, _, _ := strings.Cut(k.ID, "-")
