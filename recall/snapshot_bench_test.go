@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/readfloor"
 	"github.com/memrecall/memrecall/telemetry"
 )
@@ -68,7 +69,7 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 				b.ReportAllocs()
 				var floor, fresh, floorCPU, freshCPU time.Duration
 				for b.Loop() {
-					c0 := cpuClock()
+					c0 := cputime.Now()
 					t0 := time.Now()
 					if *snapPart != "fresh" {
 						if got := readfloor.Stat([]string{project, user}, workers); got != n {
@@ -76,7 +77,7 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 						}
 					}
 					t1 := time.Now()
-					c1 := cpuClock()
+					c1 := cputime.Now()
 					floorCPU += c1 - c0
 					if *snapPart == "floor" {
 						floor += t1.Sub(t0)
@@ -91,7 +92,7 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 						b.Fatalf("fresh query: phase %v, %d docs", inj.Phase, len(inj.Docs))
 					}
 					e.Shutdown()
-					freshCPU += cpuClock() - c1
+					freshCPU += cputime.Now() - c1
 					if st := e.SnapshotStats(); st.Loaded != n || st.Written != 0 {
 						b.Fatalf("snapshot: %+v, want %d loaded and nothing written", st, n)
 					}

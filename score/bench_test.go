@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/memory"
 )
 
@@ -88,14 +89,14 @@ func boundedQuery(tokens int) Query {
 func loopCPU(b *testing.B, f func()) {
 	b.ReportAllocs()
 	runtime.GC() // the setup's garbage is not the operation's cost
-	start := cpuClock()
+	start := cputime.Now()
 	n := 0
 	for b.Loop() {
 		f()
 		n++
 	}
 	if n > 0 {
-		b.ReportMetric(float64(cpuClock()-start)/float64(n), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Now()-start)/float64(n), "cpu-ns/op")
 	}
 }
 

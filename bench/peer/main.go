@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/internal/agentpins"
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/gentree"
 	"github.com/memrecall/memrecall/recall"
 )
@@ -425,12 +426,12 @@ func printTable(w io.Writer, title string, rows []row, snapshot bool, pick func(
 // engineQuery times Query → the settled deterministic result (the engine
 // has no selector, so it settles on publishing).
 func engineQuery(e *recall.Engine, text string, n int) (sample, error) {
-	c0 := cpuNow()
+	c0 := cputime.Now()
 	t0 := time.Now()
 	p := e.Query(context.Background(), recall.Query{Text: text})
 	<-p.Settled()
 	d := time.Since(t0)
-	cpu := cpuNow() - c0
+	cpu := cputime.Now() - c0
 	tr := p.Trace()
 	p.End()
 	if tr.Scanned != n {

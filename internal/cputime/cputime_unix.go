@@ -1,14 +1,15 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuNow is this process's CPU time (user + system, every thread).
-func cpuNow() time.Duration {
+// Now is this process's CPU time (user + system, every thread), or 0 if
+// getrusage fails.
+func Now() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
