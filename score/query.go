@@ -47,7 +47,7 @@ type Query struct {
 	vocabulary uint64
 	// names has bit i set when token i is a name rather than a word: it
 	// holds a digit (a ticket key's number, a host's index, a version) or
-	// is a snake_case identifier (see namesAnswer).
+	// is a snake_case identifier (see nameToken).
 	names uint64
 	// common has bit i set when token i is one of the most common English
 	// words (isCommonWord): it weighs less as evidence (see weigh).
@@ -197,7 +197,7 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	if folds && q.foldedMayMatch(f) {
 		return true // its folded keys may start elsewhere (été → ete)
 	}
-	if h := headBit(f); q.heads[h/64]&(1<<(h%64)) == 0 {
+	if !q.headMayMatch(f) {
 		return false
 	}
 	if !isASCII(f) {
@@ -213,13 +213,13 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	return q.lengths&(span<<lo) != 0
 }
 
-// headMayMatch reports whether n-gram g (a CJK bigram or a Thai-like
-// cluster n-gram, which is its own only key) could be a query token: its
-// head is a query head. For an n-gram it is mayMatch's whole test: none
-// of mayMatch's other cases applies to a token of non-ASCII letters at
-// least six bytes long.
-func (q *Query) headMayMatch(g string) bool {
-	h := headBit(g)
+// headMayMatch reports whether t (3+ bytes) has a query token's head
+// (headBit). For an n-gram (a CJK bigram or a Thai-like cluster n-gram,
+// which is its own only key) it is mayMatch's whole test: none of
+// mayMatch's other cases applies to a token of non-ASCII letters at least
+// six bytes long.
+func (q *Query) headMayMatch(t string) bool {
+	h := headBit(t)
 	return q.heads[h/64]&(1<<(h%64)) != 0
 }
 
@@ -240,8 +240,7 @@ func (q *Query) foldedMayMatch(f string) bool {
 	if !ok {
 		return true
 	}
-	h := headBit(string(head[:n]))
-	return q.heads[h/64]&(1<<(h%64)) != 0
+	return q.headMayMatch(string(head[:n]))
 }
 
 // sketchBit places a non-empty token in the 256-bit sketch.
