@@ -38,14 +38,15 @@ func isWide(r rune) bool {
 // two spaces apart, each line starting with indent; the last column is not
 // padded.
 func writeTable(w io.Writer, indent string, header []string, rows [][]string) {
+	all := append([][]string{header}, rows...)
 	widths := make([]int, len(header))
-	for _, r := range append([][]string{header}, rows...) {
+	for _, r := range all {
 		for i, c := range r {
 			widths[i] = max(widths[i], displayWidth(c))
 		}
 	}
 	var b strings.Builder
-	for _, r := range append([][]string{header}, rows...) {
+	for _, r := range all {
 		b.WriteString(indent)
 		for i, c := range r {
 			b.WriteString(c)
