@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,7 +45,7 @@ func claudeScenarios() []scenario {
 // scenariosFor returns the scenarios for the tree exampleTrees gives a.
 func scenariosFor(t *testing.T, a *Agent) []scenario {
 	t.Helper()
-	if project, _ := exampleTrees(t, a); filepath.Base(project) == "claude" {
+	if a.Name == "claude" {
 		return claudeScenarios()
 	}
 	return scenarios()
@@ -63,16 +62,15 @@ func repoRoot(t *testing.T) string {
 }
 
 // exampleTrees returns the shipped example memory trees for a: Claude
-// Code's own form when the repository has one, else the Qwen-form tree.
+// Code's own form (examples/memory/claude) for Claude Code, else the
+// Qwen-form tree.
 func exampleTrees(t *testing.T, a *Agent) (project, user string) {
 	t.Helper()
 	root := repoRoot(t)
 	project = filepath.Join(root, "examples", "memory", "project")
 	user = filepath.Join(root, "examples", "memory", "user")
 	if a.Name == "claude" {
-		if st, err := os.Stat(filepath.Join(root, "examples", "memory", "claude")); err == nil && st.IsDir() {
-			project = filepath.Join(root, "examples", "memory", "claude")
-		}
+		project = filepath.Join(root, "examples", "memory", "claude")
 	}
 	return project, user
 }
