@@ -258,12 +258,12 @@ func encodeOrdered(original []byte, obj map[string]any, changed map[string]bool)
 	keys, raw := members(original)
 	hookKeys, hookRaw := members(raw["hooks"])
 	var b bytes.Buffer
-	field := func(prefix, k string, v []byte, last bool) error {
+	field := func(k string, v []byte, last bool) error {
 		kb, _ := marshal(k)
-		b.WriteString(prefix + "  ")
+		b.WriteString("  ")
 		b.Write(kb)
 		b.WriteString(": ")
-		if err := json.Indent(&b, v, prefix+"  ", "  "); err != nil {
+		if err := json.Indent(&b, v, "  ", "  "); err != nil {
 			return fmt.Errorf("%w: %w", ErrSettings, err)
 		}
 		if !last {
@@ -328,7 +328,7 @@ func encodeOrdered(original []byte, obj map[string]any, changed map[string]bool)
 			}
 			v = vb
 		}
-		if err := field("", k, v, i == len(top)-1); err != nil {
+		if err := field(k, v, i == len(top)-1); err != nil {
 			return nil, err
 		}
 	}
