@@ -202,8 +202,8 @@ func checkParsed(t *testing.T, p Parsed) {
 	if p.Title == "" {
 		t.Error("Title is empty (the type is the last fallback)")
 	}
-	if p.BodyTruncated != (utf8.RuneCountInString(p.Body) > BodyWindow) && utf8.RuneCountInString(p.Body) > BodyWindow {
-		t.Errorf("Body has %d runes, more than BodyWindow, but is not marked truncated", utf8.RuneCountInString(p.Body))
+	if n := utf8.RuneCountInString(p.Body); n > BodyWindow && !p.BodyTruncated {
+		t.Errorf("Body has %d runes, more than BodyWindow, but is not marked truncated", n)
 	}
 	for _, s := range []string{p.Title, p.Description, p.Body} {
 		if !utf8.ValidString(s) {
