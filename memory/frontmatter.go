@@ -221,7 +221,7 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 		return Parsed{}, r, scratch, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
 	}
 
-	// The body: trimmed, then cut to the window.
+	// The body: trimmed, kept whole, marked truncated past the window.
 	bodyStart, bodyEnd, truncated := body(data, pos, complete)
 
 	// One allocation for everything that can be sliced without unescaping.

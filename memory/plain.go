@@ -13,11 +13,12 @@ import (
 // parse said ErrNoFrontmatter.
 //
 // The title is the first non-blank line when it is a `# ` heading, else
-// name's base without ".md" (the type's name if that is empty). The body is the trimmed text after the
-// heading (the whole text without one), cut to the window as parse cuts a
-// frontmatter body. The description stays empty: Gemini writes none, and
-// one taken from the body would count the same words twice in scoring and
-// show them twice in the injected text. Like parse, a NUL byte is
+// name's base without ".md" (the type's name if that is empty). The body is
+// the trimmed text after the heading (the whole text without one), kept and
+// marked truncated as parse keeps a frontmatter body (see body). The
+// description stays empty: Gemini writes none, and one taken from the body
+// would count the same words twice in scoring and show them twice in the
+// injected text. Like parse, a NUL byte is
 // ErrBinary and invalid UTF-8 is ErrInvalidUTF8; CRLF reads as LF and a
 // leading byte-order mark is ignored. complete and scratch are parse's.
 func parsePlain(data []byte, complete bool, scratch []byte, name string, t Type) (Parsed, []byte, error) {
