@@ -401,8 +401,8 @@ func skipMarks(run string, i int) (int, rune, int) {
 	for i < len(run) {
 		r, size := decodeSEA(run, i)
 		if 0x0E00 <= r && r <= 0x0E7F {
-			if r != 0x0E31 && (r < 0x0E34 || r > 0x0E3A) && (r < 0x0E47 || r > 0x0E4E) {
-				return i, r, size // isMark's Thai block, inline
+			if !isThaiMark(r) {
+				return i, r, size // isMark's Thai block, without its call
 			}
 		} else if !isMark(r) {
 			return i, r, size
@@ -427,9 +427,14 @@ func decodeSEA(s string, i int) (rune, int) {
 // code point.
 func isMark(r rune) bool {
 	if 0x0E00 <= r && r <= 0x0E7F {
-		return r == 0x0E31 || 0x0E34 <= r && r <= 0x0E3A || 0x0E47 <= r && r <= 0x0E4E
+		return isThaiMark(r)
 	}
 	return unicode.IsMark(r)
+}
+
+// isThaiMark is isMark for r in the Thai block U+0E00–U+0E7F.
+func isThaiMark(r rune) bool {
+	return r == 0x0E31 || 0x0E34 <= r && r <= 0x0E3A || 0x0E47 <= r && r <= 0x0E4E
 }
 
 // isLeadingVowel reports the Thai and Lao vowels written before their
