@@ -7,7 +7,7 @@ import (
 )
 
 // legacyParse is Parse's flat-only parser as it was before the YAML path
-// (issue 11), kept as the reference for BenchmarkParseFlat: the flat form
+// (issue 11), kept as the reference for BenchmarkParseForms: the flat form
 // must cost what it cost. It does Parse's work for a scan: data may be only a prefix of the file
 // (complete is false), and scratch is a reusable buffer for CRLF
 // normalisation that is returned for the next call. The returned strings
