@@ -3,9 +3,6 @@ package eval
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // blindDPath is the second corpus written for issue 14 by a session that
@@ -17,57 +14,26 @@ const blindDPath = "testdata/blind-d.json"
 // TestBlindDCategories checks that every case names its category in its id
 // prefix and that each category keeps the shape decision 0504 gives it.
 func TestBlindDCategories(t *testing.T) {
-	c, err := Load(blindDPath)
-	if err != nil {
-		t.Fatalf("Load: %v", err)
+	answer := caseRule{expect: answerable}
+	want := blindShape{
+		counts: map[string]int{
+			"plain": 62, "common": 48, "gap": 18, "xlang": 19, "accent": 26,
+			"brit": 10, "longbody": 14, "tool": 16,
+		},
+		rules: map[string]caseRule{
+			"common":   {slice: SliceNoResult, expect: silent},
+			"gap":      {slice: SliceNoResult, expect: silent},
+			"longbody": {slice: SliceBodyOnly, expect: answerable},
+			"tool":     {slice: SliceNoiseFilter},
+			"xlang":    {slice: SliceMixed, expect: answerable},
+			"accent":   answer, "brit": answer, "plain": answer,
+		},
+		longBody: 3001, // over 3,000
+		minDocs:  120,
 	}
-	docs := docByID(c)
-	count := map[string]int{}
-	for _, k := range c.Cases {
-		cat, _, _ := strings.Cut(k.ID, "-")
-		count[cat]++
-		switch cat {
-		case "common", "gap":
-			if k.Slice != SliceNoResult || !k.NoResult() {
-				t.Errorf("%s: a %s case is a no-result case, got slice %q with %d relevant", k.ID, cat, k.Slice, len(k.Relevant))
-			}
-		case "longbody":
-			if k.Slice != SliceBodyOnly || k.NoResult() {
-				t.Errorf("%s: a long-body case is an answerable body-only case", k.ID)
-			}
-			for _, id := range k.Relevant {
-				if n := utf8.RuneCountInString(docs[id].Body); n <= 3000 {
-					t.Errorf("%s: relevant %s has a %d-rune body; long-body notes are over 3,000", k.ID, id, n)
-				}
-			}
-		case "tool":
-			if k.Slice != SliceNoiseFilter {
-				t.Errorf("%s: a tool case belongs to the noise-filter slice, got %q", k.ID, k.Slice)
-			}
-		case "xlang":
-			if k.Slice != SliceMixed || k.NoResult() {
-				t.Errorf("%s: a cross-language case is an answerable mixed case", k.ID)
-			}
-		case "accent", "brit", "plain":
-			if k.NoResult() {
-				t.Errorf("%s: a %s case is answerable", k.ID, cat)
-			}
-		default:
-			t.Errorf("%s: unknown category prefix %q", k.ID, cat)
-		}
-	}
-	want := map[string]int{
-		"plain": 62, "common": 48, "gap": 18, "xlang": 19, "accent": 26,
-		"brit": 10, "longbody": 14, "tool": 16,
-	}
-	if diff := cmp.Diff(want, count); diff != "" {
-		t.Errorf("cases per category (-want +got):\n%s", diff)
-	}
+	_, count := checkBlindShape(t, blindDPath, want)
 	if n := count["common"] + count["gap"]; n < 60 {
 		t.Errorf("%d no-result cases, want at least 60", n)
-	}
-	if len(c.Documents) < 120 {
-		t.Errorf("%d documents, want at least 120", len(c.Documents))
 	}
 }
 
@@ -80,19 +46,11 @@ func TestBlindDToolCases(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	withTools, silent, otherTool := 0, 0, 0
+	withTools, silent := toolCases(t, c)
+	otherTool := 0
 	for _, k := range c.Cases {
 		if !strings.HasPrefix(k.ID, "tool-") {
 			continue
-		}
-		if len(k.RecentTools) > 0 {
-			withTools++
-		}
-		if k.NoResult() {
-			silent++
-			if len(k.RecentTools) == 0 {
-				t.Errorf("%s: a silent tool case needs the tool in recent_tools", k.ID)
-			}
 		}
 		for _, id := range k.Relevant {
 			if !strings.HasSuffix(id, "-usage") || len(k.RecentTools) == 0 {
