@@ -38,29 +38,18 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	// A detached daemon has no terminal: it logs to a size-bounded file in
+	// the runtime directory (decision 0722), or nowhere if that cannot be
+	// opened. The file is opened only once Listen holds the instance lock:
+	// a daemon that loses the start race must not append to, or rotate,
+	// the running daemon's log. Until then its lines go nowhere.
+	var detachedLog lockedLog
 	if *detached {
-		// A detached daemon has no terminal: it logs to a size-bounded
-		// file in the runtime directory (decision 0722), or nowhere if
-		// that cannot be opened.
-		logger = slog.New(slog.DiscardHandler)
-		if wire.EnsureDir(dir) == nil {
-			if lf, err := daemon.OpenLog(dir, 0); err == nil {
-				defer lf.Close()
-				logger = slog.New(slog.NewTextHandler(lf, nil))
-			}
-		}
+		logger = slog.New(slog.NewTextHandler(&detachedLog, nil))
 	}
 	home, _ := os.UserHomeDir()
 	cfgPath := daemon.ConfigPath(os.Getenv, home)
 	cfg, cfgErr := daemon.LoadConfig(cfgPath, os.Getenv)
-	if cfgErr == nil && daemon.ConfigExposed(cfgPath) {
-		logger.Warn("config file is readable by group or others; chmod 600 it before it holds a key")
-	}
-	if cfgErr != nil {
-		// Fail open: serve, but answer nothing until the config is fixed.
-		// The kind only: the error's text names the file and may quote it.
-		logger.Warn("config not used; answering every event with nothing", "kind", daemon.ConfigErrorKind(cfgErr))
-	}
 	opts := daemon.Options{
 		Dir: dir, Config: cfg, ConfigErr: cfgErr, ConfigPath: cfgPath, IdleExit: *idle,
 		Logger: logger, SnapshotDir: snapshotDir(false),
@@ -82,6 +71,22 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "daemon: %v\n", err)
 		return 1
 	}
+	if *detached {
+		// Listen made the runtime directory and holds the lock; no
+		// goroutine of the server runs before Serve.
+		if lf, err := daemon.OpenLog(dir, 0); err == nil {
+			defer lf.Close()
+			detachedLog.f = lf
+		}
+	}
+	if cfgErr == nil && daemon.ConfigExposed(cfgPath) {
+		logger.Warn("config file is readable by group or others; chmod 600 it before it holds a key")
+	}
+	if cfgErr != nil {
+		// Fail open: serve, but answer nothing until the config is fixed.
+		// The kind only: the error's text names the file and may quote it.
+		logger.Warn("config not used; answering every event with nothing", "kind", daemon.ConfigErrorKind(cfgErr))
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	if err := srv.Serve(ctx); err != nil {
@@ -89,6 +94,17 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// lockedLog is a detached daemon's log before and after it holds the
+// instance lock: it drops every line until f is set, then writes to f.
+type lockedLog struct{ f *daemon.LogFile }
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	if l.f == nil {
+		return len(p), nil
+	}
+	return l.f.Write(p)
 }
 
 // ask sends one request to the running daemon and returns its answer.
