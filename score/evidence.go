@@ -112,10 +112,10 @@ func (q *Query) weigh(n int, df []int, idfBuf []int32, evBuf []int64) weighing {
 			w.ev = append(w.ev, 0)
 			continue
 		}
-		u := int64(q.units[i])
-		w.ev = append(w.ev, int64(v)*u*q.quarters(i))
+		u, qu := int64(q.units[i]), q.quarters(i)
+		w.ev = append(w.ev, int64(v)*u*qu)
 		if df[i] == 0 {
-			m := u * q.quarters(i) * 100
+			m := u * qu * 100
 			if u == gramUnits {
 				m = m * q.rule.unknownGramPct / 100
 			}
@@ -156,12 +156,16 @@ const nameMaxDF = 2
 
 // nameToken reports whether token i answers the query on its own when a
 // kept document matches it: it is a content token that is a name (see
-// isName) and at most nameMaxDF documents match it. A long question in
-// one language around one such name ("Kannst du … was bei PAY-1432
-// schiefgelaufen ist …") holds little of its evidence in any note, yet
-// the name settles which note it means.
+// isName), not the name of a tool the agent used recently, and at most
+// nameMaxDF documents match it. A long question in one language around
+// one such name ("Kannst du … was bei PAY-1432 schiefgelaufen ist …")
+// holds little of its evidence in any note, yet the name settles which
+// note it means. A recent tool's name does not: the agent is calling
+// that tool, and a question about its parameters ("post_message
+// thread_ts") names it whether or not a note beyond the tool's own usage
+// note (which the noise filter drops) has anything to add.
 func (q *Query) nameToken(w *weighing, i int) bool {
-	return (q.names&^q.vocabulary)&(1<<i) != 0 && w.df[i] <= nameMaxDF
+	return (q.names&^q.vocabulary&^q.tools)&(1<<i) != 0 && w.df[i] <= nameMaxDF
 }
 
 // answers reports whether a best document evidence of best answers the

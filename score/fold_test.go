@@ -140,33 +140,41 @@ func sameTokens(a, b *memory.Document) bool {
 // TestNameAnswers: a long question in another language around one rare
 // name (a ticket key, an identifier) is answered by the note that holds
 // the name, though the note holds little of the question's evidence; a
-// name that many notes hold, or a plain shared word, answers nothing.
+// name that many notes hold, a plain shared word, or the name of a tool
+// the agent has just used (docs/decisions/0211-silent-tools.md) answers
+// nothing.
 func TestNameAnswers(t *testing.T) {
 	docs := []*memory.Document{
 		doc("pay", memory.TypeProject, "PAY-1432 double refund", "postmortem", "Refunds were sent twice.", 0),
 		doc("db", memory.TypeProject, "Database reset", "how to reset the replica", "Run the reset script.", 1),
 		doc("flag", memory.TypeReference, "Feature flags", "", "ledger.async_posting is at 20 %.", 2),
 		doc("other", memory.TypeUser, "Coffee", "", "Prefers tea.", 3),
+		doc("lesson", memory.TypeFeedback, "Chat lesson", "", "A test run of post_message flooded #general; test in #bots.", 4),
 	}
+	slackParams := "wie setze ich bei post_message den Parameter für Antworten im Thread?"
 	tests := []struct {
 		query string
+		tools []string
 		want  []string
 	}{
-		{"Kannst du mir bitte noch einmal zusammenfassen, was bei PAY-1432 eigentlich schiefgelaufen ist und ob wir einen Regressionstest dafür haben?", []string{"pay.md"}},
-		{"ledger.async_posting 플래그를 지금 끄면 위험한가요? 현재 몇 퍼센트까지 적용됐는지도 알려주세요", []string{"flag.md"}},
-		{"how do I factory reset my home wifi router after the firmware upgrade bricked it", nil},
+		{"Kannst du mir bitte noch einmal zusammenfassen, was bei PAY-1432 eigentlich schiefgelaufen ist und ob wir einen Regressionstest dafür haben?", nil, []string{"pay.md"}},
+		{"ledger.async_posting 플래그를 지금 끄면 위험한가요? 현재 몇 퍼센트까지 적용됐는지도 알려주세요", nil, []string{"flag.md"}},
+		{"how do I factory reset my home wifi router after the firmware upgrade bricked it", nil, nil},
+		{slackParams, nil, []string{"lesson.md"}},
+		{slackParams, []string{"mcp__slack__post_message"}, nil},
+		{slackParams, []string{"mcp__jira__search"}, []string{"lesson.md"}},
 	}
 	for _, tt := range tests {
 		for name, rank := range map[string]func(Query, []*memory.Document) ([]*memory.Document, []Match){
 			"naive": RankNaive, "index": NewIndex().Rank,
 		} {
-			_, ranked := rank(NewQuery(tt.query, nil), docs)
+			_, ranked := rank(NewQuery(tt.query, tt.tools), docs)
 			got := ids(ranked)
 			if len(got) > 1 {
 				got = got[:1]
 			}
 			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s: %q (-want +got):\n%s", name, tt.query, diff)
+				t.Errorf("%s: %q, tools %q (-want +got):\n%s", name, tt.query, tt.tools, diff)
 			}
 		}
 	}

@@ -10,8 +10,9 @@ import (
 
 // usageMarkers are phrases of a document that restates how to call a tool,
 // which the model already knows from the tool's schema. A title that ends
-// in "usage" after a colon or a dash ("Sentry get_issue_details: usage")
-// is one too (see usageTitle).
+// in "usage" after a colon, a dash or a tool's full name ("Sentry
+// get_issue_details: usage", "mcp__slack__post_message usage") is one too
+// (see usageTitle).
 var usageMarkers = [...]string{
 	"tool usage", "usage reference", "parameter schema", "api docs", "failed call", "field mapping",
 	"how to call",
@@ -68,22 +69,28 @@ func usageOnly(text string) bool {
 }
 
 // usageTitle reports whether the first line of text (the title) ends in
-// the word "usage" set off by a colon or a dash: "Sentry MCP
-// get_issue_details: usage", "gh api – usage". A title that merely ends in
-// the word ("Redis memory usage") is about something else.
+// the word "usage" set off by a colon or a dash ("Sentry MCP
+// get_issue_details: usage", "gh api – usage") or right after a tool's
+// full name, one that holds a namespace separator "__" or "::"
+// ("mcp__slack__post_message usage"). A title that merely ends in the
+// word ("Redis memory usage", "cpu_time usage") is about something else.
 func usageTitle(text string) bool {
 	title, _, _ := strings.Cut(text, "\n")
 	rest, ok := strings.CutSuffix(strings.TrimRight(title, " \t."), "usage")
 	if !ok {
 		return false
 	}
-	rest = strings.TrimRight(rest, " \t")
+	trimmed := strings.TrimRight(rest, " \t")
 	for _, sep := range [...]string{":", "-", "–", "—"} {
-		if strings.HasSuffix(rest, sep) {
+		if strings.HasSuffix(trimmed, sep) {
 			return true
 		}
 	}
-	return false
+	if len(trimmed) == len(rest) {
+		return false // "…_usage": one word
+	}
+	last := trimmed[strings.LastIndexAny(trimmed, " \t")+1:]
+	return strings.Contains(last, "__") || strings.Contains(last, "::")
 }
 
 // hasDurableMarker reports whether normalised text uses a durable marker
