@@ -70,3 +70,54 @@ func TestConfigReloadedWhenChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigSameSizeEditInOneTick: an edit that keeps the file's size and
+// lands in the same modification-time tick as the version last loaded
+// (here: the time is set back to the old one) is still seen, because a
+// stamp within the racy window of its load is not trusted (the catalog's
+// rule, memory.RacyWindow). Each version names a different root of the
+// same length.
+func TestConfigSameSizeEditInOneTick(t *testing.T) {
+	base := t.TempDir()
+	treeA, treeB := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []struct{ dir, name, db string }{{treeA, "db-a.md", "pg-alpha"}, {treeB, "db-b.md", "pg-bravo"}} {
+		note := "---\ntype: project\nname: Staging database\ndescription: where the staging database lives\n---\nThe staging database is " + d.db + ".\n"
+		if err := os.MkdirAll(d.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d.dir, d.name), []byte(note), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "config.json")
+	write := func(project string) []byte {
+		t.Helper()
+		b, _ := json.Marshal(Config{Roots: map[string]RootsConfig{"claude": {Project: project}}})
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a := write(treeA)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" }})
+	defer s.shutdownSessions()
+	ask := func(session string) string {
+		return contextOf(t, s.Handle(event("claude", session, "UserPromptSubmit", prompt("staging database"))).Output)
+	}
+	if got := ask("s1"); !strings.Contains(got, "db-a.md") {
+		t.Fatalf("first config: context %q, want db-a.md", got)
+	}
+	if b := write(treeB); len(b) != len(a) {
+		t.Fatalf("the two configs differ in size (%d, %d): the test needs a same-size edit", len(a), len(b))
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := ask("s2"); !strings.Contains(got, "db-b.md") {
+		t.Errorf("same-size edit in the same tick: context %q, want db-b.md (the edit was missed)", got)
+	}
+}

@@ -185,7 +185,7 @@ func newServer(opts Options) *Server {
 	}
 	// No stamp yet: the first event loads the file again, so an edit
 	// between the caller's LoadConfig and now is not missed.
-	s.cfgStamp = configStamp{size: -1}
+	s.cfgStamp = noStamp
 	s.applyConfigLocked(opts.Config, opts.ConfigErr)
 	s.lastSeen = s.now()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -220,6 +220,9 @@ type configStamp struct {
 	mode   fs.FileMode
 }
 
+// noStamp matches no file's stamp: the next event loads the file again.
+var noStamp = configStamp{size: -1}
+
 func stampOf(path string) configStamp {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -228,8 +231,18 @@ func stampOf(path string) configStamp {
 	return configStamp{exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode()}
 }
 
+// racy reports whether the stamp, taken at now, cannot vouch for the
+// file: its modification time is within memory.RacyWindow of now, so an
+// edit of the same size in the same timestamp tick would leave the stamp
+// unchanged. The catalog distrusts such a stat for the same reason.
+func (st configStamp) racy(now time.Time) bool {
+	return st.exists && now.Sub(st.mod) < memory.RacyWindow
+}
+
 // reloadConfig loads the config file again when it changed since it was
-// last loaded: one stat per event. It returns the config in force.
+// last loaded: one stat per event. It returns the config in force. A file
+// modified within the racy window of the load is loaded again by the next
+// event too, until its stamp is old enough to trust.
 func (s *Server) reloadConfig() (Config, error) {
 	if s.opts.ConfigPath == "" {
 		s.mu.Lock()
@@ -247,6 +260,9 @@ func (s *Server) reloadConfig() (Config, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfgStamp = st
+	if st.racy(time.Now()) {
+		s.cfgStamp = noStamp
+	}
 	s.applyConfigLocked(cfg, err)
 	s.log.Info("config reloaded", "error", ConfigErrorKind(s.cfgErr))
 	return s.cfg, s.cfgErr

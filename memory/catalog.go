@@ -124,10 +124,13 @@ func withInotify(sys inotifySys) Option {
 	}
 }
 
-// defaultRacyWindow covers the timestamp granularity of common file
-// systems (Linux takes file times from a clock that ticks every few
-// milliseconds; FAT keeps 2 s).
-const defaultRacyWindow = 2 * time.Second
+// RacyWindow is the catalog's default racy window (WithRacyWindow): it
+// covers the timestamp granularity of common file systems (Linux takes
+// file times from a clock that ticks every few milliseconds; FAT keeps
+// 2 s). A file whose times are that close to now may change again without
+// its stat changing, so a stat taken then proves nothing; other caches
+// of files (the daemon's config) use the same rule.
+const RacyWindow = 2 * time.Second
 
 // Catalog is an in-process cache of a memory tree. It is safe for
 // concurrent use.
@@ -231,7 +234,7 @@ func NewCatalog(roots Roots, opts ...Option) *Catalog {
 		roots:      roots,
 		workers:    min(max(runtime.GOMAXPROCS(0), 2), 8),
 		fsys:       osFS{},
-		racyWindow: defaultRacyWindow,
+		racyWindow: RacyWindow,
 		now:        time.Now,
 		cache:      scopeCache{{}, {}},
 	}

@@ -169,7 +169,7 @@ func TestCatalogNotRacyAfterWindow(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "a.md", topic("user", "A", "a"), 0) // mtime in the past
 	c, reads := countingCatalog(root)
-	c.racyWindow = defaultRacyWindow
+	c.racyWindow = RacyWindow
 	// ctime is now: pretend the scans happen a minute later.
 	c.now = func() time.Time { return time.Now().Add(time.Minute) }
 	mustScan(t, c)

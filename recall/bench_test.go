@@ -29,7 +29,7 @@ type benchTrees struct {
 
 var trees = &benchTrees{roots: map[treeKey]string{}, bytes: map[treeKey]int64{}, written: map[treeKey]time.Time{}}
 
-// racyWindow is memory's racy window (2 s, memory.defaultRacyWindow) with
+// racyWindow is memory's racy window (2 s, memory.RacyWindow) with
 // a margin: a file whose change time is that recent when a scan reads it
 // is read again by the next scan.
 const racyWindow = 2100 * time.Millisecond
