@@ -12,6 +12,30 @@ import (
 // ...; decision 0903); ErrorKindOf maps an error onto it.
 type ErrorKind = telemetry.ErrorKind
 
+// The error kinds under their old names in this package, kept so that code
+// written against earlier versions still compiles: each is the telemetry
+// constant itself, not a second declaration (decision 0903).
+//
+// Deprecated: use telemetry.ErrorNone, telemetry.ErrorTimeout and the
+// others of the same names.
+const (
+	ErrorNone             = telemetry.ErrorNone
+	ErrorTimeout          = telemetry.ErrorTimeout
+	ErrorTransport        = telemetry.ErrorTransport
+	ErrorHTTPStatus       = telemetry.ErrorHTTPStatus
+	ErrorMalformed        = telemetry.ErrorMalformed
+	ErrorRefused          = telemetry.ErrorRefused
+	ErrorTooMany          = telemetry.ErrorTooMany
+	ErrorUnknownDocument  = telemetry.ErrorUnknownDocument
+	ErrorDuplicate        = telemetry.ErrorDuplicate
+	ErrorRequestTooLarge  = telemetry.ErrorRequestTooLarge
+	ErrorResponseTooLarge = telemetry.ErrorResponseTooLarge
+	ErrorConfig           = telemetry.ErrorConfig
+	ErrorPanic            = telemetry.ErrorPanic
+	ErrorOther            = telemetry.ErrorOther
+	ErrorRedirect         = telemetry.ErrorRedirect
+)
+
 // ErrorKindOf classifies err by the sentinels it wraps. A nil error is
 // telemetry.ErrorNone; context.DeadlineExceeded counts as a timeout.
 // Settle decides timeouts from its own context rather than from the error,
