@@ -69,8 +69,8 @@ var evidenceLevel = maskTable([4]int32{levelFull, levelFull, levelBody, levelFar
 	func(a, b int32) int32 { return max(a, b) })
 
 // boostPoints is what one step of the type boost adds to a score: one body
-// match of a token at an inverse document frequency of one.
-const boostPoints = idfScale * pointsPerWeight * BodyWeight
+// match of a token of one unit at an inverse document frequency of one.
+var boostPoints = idfScale * int(rankPoints[fieldBody])
 
 // idf is the inverse document frequency of a token that df of n documents
 // match, in units of 1/idfScale: the BM25 form ln(1 + (n−df+½)/(df+½)),
@@ -88,6 +88,8 @@ type weighing struct {
 	ev []int64
 	// df is each token's document frequency (the caller's slice).
 	df []int
+	// units is each token's units (the query's Query.units).
+	units []int32
 	// query is the query's own evidence: the sum over its content tokens
 	// of idf × unit × levelFull × quarters (see weigh for unknown tokens).
 	query int64
@@ -103,7 +105,7 @@ type weighing struct {
 // which in a small memory would drown every known word), times its
 // quarters, and an unknown n-gram times unknownGramPct besides.
 func (q *Query) weigh(n int, df []int, idfBuf []int32, evBuf []int64) weighing {
-	w := weighing{idf: idfBuf[:0], ev: evBuf[:0], df: df}
+	w := weighing{idf: idfBuf[:0], ev: evBuf[:0], df: df, units: q.units}
 	var knownIdf, knownUnits, unknownMass int64
 	for i := range q.tokens {
 		v := idf(n, df[i])
@@ -140,9 +142,11 @@ func (q *Query) quarters(i int) int64 {
 	return fullQuarters
 }
 
-// tokenScore is what token i with mask m adds to a document's score.
+// tokenScore is what token i with mask m adds to a document's score: its
+// idf × units × the saturated points of its fields (rankPoints), so a
+// word weighs two n-grams, as in the evidence.
 func (w *weighing) tokenScore(i int, m field) int32 {
-	return w.idf[i] * fieldPoints[m]
+	return w.idf[i] * w.units[i] * rankPoints[m]
 }
 
 // tokenEvidence is what token i with mask m adds to a document's evidence.

@@ -31,6 +31,6 @@ func Example() {
 	// Output:
 	// tokens: [deploy サー ーバ バー create issue create_issue]
 	// kept: 3 of 4
-	// 30984 サーバー.md
-	// 7080 deploy.md
+	// 55542 サーバー.md
+	// 18408 deploy.md
 }

@@ -1,5 +1,7 @@
 package score
 
+import "math"
+
 // field is a bit for each scored part of a document, and the same bits
 // shifted by foldShift for a match through a folded key (see fold): a
 // token's match in one document is a fieldMask.
@@ -46,6 +48,33 @@ const (
 // it matches only through a folded key three quarters of it.
 var fieldPoints = maskTable([4]int32{TitleWeight * pointsPerWeight, DescriptionWeight * pointsPerWeight,
 	BodyWeight * pointsPerWeight, farPoints}, func(a, b int32) int32 { return a + b })
+
+// Saturation of the ranking score (BM25F, docs/decisions/0216-saturated-rank.md):
+// a token whose fields weigh W in all (fieldPoints, in weights) earns
+// rankScale × W/(W + rankK1) of its weight, rounded. A title match then
+// earns 0.77 of a token's weight, a body match 0.45 and a match past the
+// window 0.29, instead of 4, 1 and ½: one common word in another note's
+// title no longer outweighs a note that matches every word of the query
+// in its body. rankK1 is BM25's usual k1.
+const (
+	rankScale = 64
+	rankK1    = 1.2
+)
+
+// rankPoints is what a token earns in the ranking score from the fields
+// of its mask, in 1/rankScale of its weight (idf × units, see
+// weighing.tokenScore): fieldPoints saturated. It grows with
+// fieldPoints, so title > description > body > past the window and an
+// exact match > its folded form still hold.
+var rankPoints = func() (t [256]int32) {
+	for m, p := range fieldPoints {
+		if p > 0 {
+			w := float64(p) / pointsPerWeight
+			t[m] = int32(math.Round(rankScale * w / (w + rankK1)))
+		}
+	}
+	return t
+}()
 
 // maskTable tabulates a value over every field mask: each field the mask
 // matches exactly contributes its value of v, each it matches only
