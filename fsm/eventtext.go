@@ -58,7 +58,9 @@ func joinIDs(docs []DocID) string {
 // name followed by key=value fields (plan, at, docs, failed, error,
 // scanned, took), all optional. A missing plan is 0. Document IDs in docs are
 // separated by commas and must be non-empty, without spaces or
-// commas.
+// commas. An error kind other than none belongs to a failed settle only
+// (selector_settled with failed=true, in any order): elsewhere it is
+// ErrBadEvent, since the event would carry a kind nothing reads.
 func ParseEvent(line string) (Event, error) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -113,6 +115,9 @@ func ParseEvent(line string) (Event, error) {
 		if err != nil {
 			return Event{}, fmt.Errorf("%w: field %q: %w", ErrBadEvent, f, err)
 		}
+	}
+	if ev.Error != telemetry.ErrorNone && (ev.Trigger != TriggerSelectorSettled || !ev.Failed) {
+		return Event{}, fmt.Errorf("%w: error=%s without failed=true on %s", ErrBadEvent, ev.Error, TriggerSelectorSettled)
 	}
 	return ev, nil
 }
