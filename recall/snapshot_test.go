@@ -30,8 +30,7 @@ type rankedMatch struct {
 
 // ranked runs one deterministic query on a new engine over a new corpus
 // (a fresh process) and returns its ranking and the snapshot counts.
-func ranked(t testing.TB, opts Options, text string) ([]rankedMatch, memory.SnapshotStats) {
-	t.Helper()
+func ranked(opts Options, text string) ([]rankedMatch, memory.SnapshotStats) {
 	c := freshCorpus(opts)
 	opts.Corpus = c
 	e := New(opts)
@@ -60,14 +59,14 @@ func TestEngineSnapshot(t *testing.T) {
 	withSnap := plain
 	withSnap.SnapshotDir = dir
 
-	want, st := ranked(t, plain, "deploy grafana")
+	want, st := ranked(plain, "deploy grafana")
 	if st != (memory.SnapshotStats{}) {
 		t.Errorf("no SnapshotDir, yet stats %+v", st)
 	}
 	if len(want) == 0 {
 		t.Fatal("the query ranks nothing: the comparison would prove nothing")
 	}
-	first, st := ranked(t, withSnap, "deploy grafana")
+	first, st := ranked(withSnap, "deploy grafana")
 	if st.Written != 1 || st.Missing != 1 {
 		t.Errorf("first engine's stats %+v, want one written", st)
 	}
@@ -80,7 +79,7 @@ func TestEngineSnapshot(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
 		t.Errorf("modes: file %v, dir %v", fi.Mode().Perm(), di.Mode().Perm())
 	}
-	second, st := ranked(t, withSnap, "deploy grafana")
+	second, st := ranked(withSnap, "deploy grafana")
 	if st.Loaded != 8 || st.Written != 0 || st.Ignored != 0 || st.ExtraIgnored != 0 {
 		t.Errorf("second engine's stats %+v, want 8 loaded with their postings, nothing written", st)
 	}
@@ -93,8 +92,8 @@ func TestEngineSnapshot(t *testing.T) {
 	if err := os.Remove(string(f.id("grafana"))); err != nil {
 		t.Fatal(err)
 	}
-	want, _ = ranked(t, plain, "deploy grafana")
-	third, st := ranked(t, withSnap, "deploy grafana")
+	want, _ = ranked(plain, "deploy grafana")
+	third, st := ranked(withSnap, "deploy grafana")
 	if diff := cmp.Diff(want, third); diff != "" {
 		t.Errorf("after a removal (-without +with):\n%s", diff)
 	}
@@ -113,8 +112,14 @@ func TestPropSnapshotRanksAsFresh(t *testing.T) {
 	t.Parallel()
 	var seeded atomic.Int64 // fresh processes that ranked from loaded postings
 	words := []string{"deploy", "grafana", "release", "tabs", "cafe", "服务器", "部署", "café", "usage", "schema", "retry"}
+	base := t.TempDir()
 	rapid.Check(t, func(rt *rapid.T) {
-		root := t.TempDir()
+		// Nothing inside the check touches the outer t: a failure is the
+		// rapid T's, so it is shrunk and reported as a sequence of steps.
+		root, err := os.MkdirTemp(base, "case")
+		if err != nil {
+			rt.Fatal(err)
+		}
 		defer os.RemoveAll(root)
 		plain := Options{ProjectDir: filepath.Join(root, "p"), UserDir: filepath.Join(root, "u")}
 		withSnap := plain
@@ -171,8 +176,8 @@ func TestPropSnapshotRanksAsFresh(t *testing.T) {
 			},
 			"fresh process": func(rt *rapid.T) {
 				q := text(rt, "query", 3)
-				want, _ := ranked(t, plain, q)
-				got, st := ranked(t, withSnap, q)
+				want, _ := ranked(plain, q)
+				got, st := ranked(withSnap, q)
 				if st.Loaded > 0 && st.ExtraIgnored == 0 {
 					seeded.Add(1)
 				}
