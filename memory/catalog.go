@@ -314,11 +314,11 @@ func (c *Catalog) Scan(ctx context.Context) (Result, error) {
 	cl := c.inflight
 	joined := cl != nil
 	if cl == nil {
-		if res, ok := c.currentLocked(); ok {
+		var res Result
+		if res, cl = c.currentOrStartLocked(); cl == nil {
 			c.mu.Unlock()
 			return res, nil
 		}
-		cl = c.startLocked()
 	}
 	c.mu.Unlock()
 	if err := cl.wait(ctx); err != nil {
@@ -335,11 +335,11 @@ func (c *Catalog) Scan(ctx context.Context) (Result, error) {
 			// Started after the joined scan ended: after this call began.
 			cl = c.inflight
 		case c.watch.vouches():
-			if res, ok := c.currentLocked(); ok {
+			var res Result
+			if res, cl = c.currentOrStartLocked(); cl == nil {
 				c.mu.Unlock()
 				return res, nil
 			}
-			cl = c.startLocked()
 		}
 		c.mu.Unlock()
 		if err := cl.wait(ctx); err != nil {
@@ -349,6 +349,16 @@ func (c *Catalog) Scan(ctx context.Context) (Result, error) {
 	res := cl.res
 	res.Docs = slices.Clone(res.Docs)
 	return res, cl.err
+}
+
+// currentOrStartLocked is what a Scan does with mu held and no scan in
+// flight to join: the watch's current result when it vouches for the tree
+// (cl is nil), else a new scan to wait for.
+func (c *Catalog) currentOrStartLocked() (res Result, cl *call) {
+	if res, ok := c.currentLocked(); ok {
+		return res, nil
+	}
+	return Result{}, c.startLocked()
 }
 
 // wait waits for the scan to end, or for ctx.
@@ -566,9 +576,14 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore in
 		return o, crlf
 	}
 	complete := int64(n) >= k.size
-	p, crlf, err := parse(buf[:n], complete, crlf)
+	// Checked and normalised once, whichever reader takes the bytes.
+	text, crlf, err := normalize(buf[:n], complete, crlf)
+	var p Parsed
+	if err == nil {
+		p, _, err = parseNormalized(text, complete, false)
+	}
 	if err == ErrNoFrontmatter && j.scope == ScopeProject && c.roots.PlainProject {
-		p, crlf, err = parsePlain(buf[:n], complete, crlf, j.rel, TypeProject)
+		p, err = parsePlainNormalized(text, complete, j.rel, TypeProject), nil
 	}
 	if err != nil {
 		o.skip, o.skipped = skipFor(err), true

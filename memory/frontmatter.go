@@ -121,10 +121,17 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 	if err != nil {
 		return Parsed{}, routeFlat, scratch, err
 	}
+	p, r, err := parseNormalized(data, complete, yamlOnly)
+	return p, r, scratch, err
+}
 
+// parseNormalized is parseRoute after normalize: the scan normalises once
+// and, for a root that takes plain notes, hands the same bytes to
+// parsePlainNormalized when this says ErrNoFrontmatter.
+func parseNormalized(data []byte, complete, yamlOnly bool) (Parsed, route, error) {
 	line, pos, ok := nextLine(data, 0)
 	if !isFence(line) {
-		return Parsed{}, routeFlat, scratch, ErrNoFrontmatter
+		return Parsed{}, routeFlat, ErrNoFrontmatter
 	}
 	fmStart, fmEnd := pos, pos
 	var name, title, desc, typ span
@@ -192,9 +199,9 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 	}
 	if !closed {
 		if !complete {
-			return Parsed{}, routeFlat, scratch, ErrFrontmatterTooLong
+			return Parsed{}, routeFlat, ErrFrontmatterTooLong
 		}
-		return Parsed{}, routeFlat, scratch, ErrUnterminatedFrontmatter
+		return Parsed{}, routeFlat, ErrUnterminatedFrontmatter
 	}
 	r := routeFlat
 	if !flat || yamlOnly {
@@ -202,10 +209,10 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 		f, err := yamlFields(fm)
 		if err == nil {
 			p, err := f.parsed(data, pos, complete)
-			return p, routeYAML, scratch, err
+			return p, routeYAML, err
 		}
 		if !errors.Is(err, ErrInvalidYAML) || indented(fm) || yamlOnly {
-			return Parsed{}, routeYAML, scratch, err
+			return Parsed{}, routeYAML, err
 		}
 		// YAML rejects a block of column-0 lines (a line without a colon,
 		// a bare value starting with `*` or `[` and more text): read it
@@ -214,11 +221,11 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 	}
 
 	if typ.empty() {
-		return Parsed{}, r, scratch, ErrMissingType
+		return Parsed{}, r, ErrMissingType
 	}
 	t, known := typeOf(typ.raw(data))
 	if !known {
-		return Parsed{}, r, scratch, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
+		return Parsed{}, r, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
 	}
 
 	// The body: trimmed, kept whole, marked truncated past the window.
@@ -240,7 +247,7 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 	default:
 		p.Title = t.String()
 	}
-	return p, r, scratch, nil
+	return p, r, nil
 }
 
 // body locates the body after the closing fence at pos: trimmed, the

@@ -8,9 +8,10 @@ import (
 
 // parsePlain reads a topic file that has no frontmatter, the form Gemini
 // CLI writes its own notes in (a `# <topic>` line, then text), as a
-// document of type t (docs/decisions/0108-plain-notes.md). A catalog calls
-// it only for a root whose Roots field asks for plain notes, and only after
-// parse said ErrNoFrontmatter.
+// document of type t (docs/decisions/0108-plain-notes.md). A catalog reads
+// plain notes only for a root whose Roots field asks for them, and only
+// after the frontmatter reader said ErrNoFrontmatter, through
+// parsePlainNormalized on the bytes that reader already checked.
 //
 // The title is the first non-blank line when it is a `# ` heading, else
 // name's base without ".md" (the type's name if that is empty). The body is
@@ -26,6 +27,13 @@ func parsePlain(data []byte, complete bool, scratch []byte, name string, t Type)
 	if err != nil {
 		return Parsed{}, scratch, err
 	}
+	return parsePlainNormalized(data, complete, name, t), scratch, nil
+}
+
+// parsePlainNormalized is parsePlain after normalize. A scan calls it with
+// the bytes parseNormalized refused for want of a frontmatter, so a plain
+// note is checked and normalised once, not twice.
+func parsePlainNormalized(data []byte, complete bool, name string, t Type) Parsed {
 
 	// The first non-blank line may be the heading.
 	var title span
@@ -64,7 +72,7 @@ func parsePlain(data []byte, complete bool, scratch []byte, name string, t Type)
 	} else {
 		p.Title = s[title.start:title.end]
 	}
-	return p, scratch, nil
+	return p
 }
 
 // headingText locates the text of a level-1 ATX heading line (`# text`,

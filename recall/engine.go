@@ -183,8 +183,7 @@ func (e *Engine) Query(ctx context.Context, q Query) *Plan {
 		return closedPlan(e)
 	}
 	out := e.sess.Step(fsm.QueryStarted(e.now()))
-	p := newPlan(e, out.Plan, q)
-	p.caller = ctx
+	p := newPlan(e, out.Plan, q, ctx)
 	// Only this plan's own deliveries change the surfaced set while it is
 	// open (a reset ends it), so the set read now holds for its lifetime.
 	p.surfaced = e.sess.SurfacedDocs()

@@ -81,11 +81,11 @@ type Plan struct {
 	trace Trace
 }
 
-func newPlan(e *Engine, id fsm.PlanID, q Query) *Plan {
+func newPlan(e *Engine, id fsm.PlanID, q Query, caller context.Context) *Plan {
 	ctx, cancel := context.WithCancel(e.life)
 	return &Plan{
 		e: e, id: id, q: q, start: time.Now(),
-		ctx: ctx, cancel: cancel, caller: context.Background(),
+		ctx: ctx, cancel: cancel, caller: caller,
 		published: make(chan struct{}),
 		settled:   make(chan struct{}),
 	}
@@ -93,7 +93,7 @@ func newPlan(e *Engine, id fsm.PlanID, q Query) *Plan {
 
 // closedPlan is what Query returns after Shutdown: ended before it began.
 func closedPlan(e *Engine) *Plan {
-	p := newPlan(e, 0, Query{})
+	p := newPlan(e, 0, Query{}, context.Background())
 	p.cancel()
 	close(p.published)
 	close(p.settled)
