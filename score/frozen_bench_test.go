@@ -2,10 +2,14 @@ package score
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/memory"
 )
 
 // BenchmarkFrozenLoad is what a fresh process pays per topic to take the
@@ -36,5 +40,129 @@ func BenchmarkFrozenLoad(b *testing.B) {
 			b.ReportMetric(float64(load)/float64(warm), "x-warm")
 			b.ReportMetric(float64(len(data))/float64(len(docs)), "frozen-B/topic")
 		})
+	}
+}
+
+// warmQueryLangs are the trees BenchmarkWarmQuery ranks: the scripts whose
+// keys are words (en), bigrams of one script (zh, ko), bigrams across
+// scripts (ja) and both (mixed).
+var warmQueryLangs = []gentree.Lang{gentree.English, gentree.Chinese, gentree.Japanese, gentree.Korean, gentree.Mixed}
+
+// warmQuerySet is one tree's documents, its queries, and two indexes that
+// hold every document: live (term map and posting lists, as Warm leaves
+// it) and frozen (Freeze, as an engine's warm-up leaves it).
+type warmQuerySet struct {
+	docs         []*memory.Document
+	queries      []Query
+	live, frozen *Index
+}
+
+// newWarmQuerySet generates n topics of lang and indexes them both ways.
+// The queries are the language's benchmark query and three 8-word texts
+// drawn from the same vocabulary (fixed seed), so some keys are frequent,
+// some rare and, for the unsegmented scripts, some bigrams span two words
+// and match nothing.
+func newWarmQuerySet(b *testing.B, lang gentree.Lang, n int) *warmQuerySet {
+	docs, q := scriptDocs(b, lang, n)
+	g, err := gentree.New(lang)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &warmQuerySet{docs: docs, queries: []Query{q}, live: NewIndex(), frozen: NewIndex()}
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 3 {
+		s.queries = append(s.queries, NewQuery(g.Text(r, 8), nil))
+	}
+	s.live.Warm(docs)
+	s.frozen.Freeze(docs)
+	return s
+}
+
+// rankAll ranks every query of s over ix and returns the number of
+// matches, so that the work cannot be dropped.
+func (s *warmQuerySet) rankAll(ix *Index) int {
+	n := 0
+	for _, q := range s.queries {
+		_, ranked := ix.Rank(q, s.docs)
+		n += len(ranked)
+	}
+	return n
+}
+
+// warmQuerySets caches one warmQuerySet per tree across the sub-benchmarks
+// (building a 10,000-topic CJK set takes seconds).
+var warmQuerySets = map[string]*warmQuerySet{}
+
+func warmQuerySetFor(b *testing.B, lang gentree.Lang, n int) *warmQuerySet {
+	key := fmt.Sprintf("%s/%d", lang, n)
+	if s, ok := warmQuerySets[key]; ok {
+		return s
+	}
+	s := newWarmQuerySet(b, lang, n)
+	warmQuerySets[key] = s
+	return s
+}
+
+// BenchmarkWarmQuery is a warm engine's query (issue 12, decision 0125):
+// the same queries ranked over the same documents through the frozen index
+// (the resident form after an engine's warm-up) and through the live term
+// map, both in every iteration, so their ratio x-live (frozen CPU over
+// live CPU, summed) holds under any load. An iteration ranks four queries
+// on each index. live-us and frozen-us are CPU µs per query;
+// allocs/op counts both sides (two allocations per Rank, the results).
+// Run it alone: the CPU clock is the process's.
+func BenchmarkWarmQuery(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		for _, lang := range warmQueryLangs {
+			b.Run(fmt.Sprintf("topics=%d/lang=%s", n, lang), func(b *testing.B) {
+				s := warmQuerySetFor(b, lang, n)
+				if got, want := s.rankAll(s.frozen), s.rankAll(s.live); got != want {
+					b.Fatalf("frozen index ranked %d matches, live %d", got, want)
+				}
+				runtime.GC()
+				b.ReportAllocs()
+				var live, frozen time.Duration
+				for b.Loop() {
+					t0 := cputime.Now()
+					s.rankAll(s.live)
+					t1 := cputime.Now()
+					s.rankAll(s.frozen)
+					t2 := cputime.Now()
+					live += t1 - t0
+					frozen += t2 - t1
+				}
+				perQuery := func(d time.Duration) float64 {
+					return float64(d.Nanoseconds()) / float64(b.N*len(s.queries)) / 1e3
+				}
+				b.ReportMetric(perQuery(live), "live-us")
+				b.ReportMetric(perQuery(frozen), "frozen-us")
+				if live > 0 {
+					b.ReportMetric(float64(frozen)/float64(live), "x-live")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkWarmQueryPass is one side of BenchmarkWarmQuery alone, for
+// counting instructions (bench/callgrind/warmquery.sh): an iteration ranks
+// the four queries over one index.
+func BenchmarkWarmQueryPass(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		for _, lang := range warmQueryLangs {
+			for _, layout := range []string{"live", "frozen"} {
+				b.Run(fmt.Sprintf("topics=%d/lang=%s/layout=%s", n, lang, layout), func(b *testing.B) {
+					s := warmQuerySetFor(b, lang, n)
+					ix := s.live
+					if layout == "frozen" {
+						ix = s.frozen
+					}
+					b.ReportAllocs()
+					for b.Loop() {
+						s.rankAll(ix)
+					}
+				})
+			}
+		}
 	}
 }
