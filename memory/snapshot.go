@@ -264,8 +264,7 @@ func readSnapshotFile(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() || !private(fi) || fi.Size() > maxSnapshotBytes {
 		return nil, ErrSnapshotUnsafe
 	}
-	data := make([]byte, fi.Size())
-	prefault(data) // one system call maps its pages instead of a fault per page
+	data := newReadBuffer(int(fi.Size())) // its pages mapped up front, not one fault each
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotCorrupt, err)
 	}
