@@ -347,6 +347,9 @@ func (ix *Index) weighSlots(q *Query) weighing {
 		from := len(hits)
 		starts = append(starts, from)
 		gather(tok, false)
+		if e := q.silentE[t]; e != "" {
+			gather(e, false)
+		}
 		if a := q.alts[t]; a != "" {
 			gather(a, true)
 		}

@@ -74,16 +74,19 @@ func isDoublingConsonant(c byte) bool {
 
 // Matches reports whether query token q matches field token f under the
 // shipped rule: some reading of f with at most one inflection taken off
-// (inflects) has q's light stem. It is the plain definition that the
-// naive reference scorer applies and that the index must agree with.
+// (inflects) has q's light stem, or the stem of q with its -ing or -ed
+// replaced by a silent e (silentEKey: "triaging" finds "triage"). It is
+// the plain definition that the naive reference scorer applies and that
+// the index must agree with.
 func Matches(q, f string) bool {
 	if q == f {
 		return true
 	}
 	stem := lightStem(q)
+	e := silentEKey(q, stem)
 	var buf [8]string
 	for _, k := range appendInflectionKeys(buf[:0], f) {
-		if lightStem(k) == stem {
+		if s := lightStem(k); s == stem || e != "" && s == e {
 			return true
 		}
 	}

@@ -34,7 +34,19 @@ func TestMatches(t *testing.T) {
 		{"configure", "configuring", true},
 		{"configure", "configured", true},
 		{"cache", "caching", true},
-		{"caching", "cache", false},
+		{"caching", "cache", true}, // the silent-e key (0217)
+		{"triaging", "triage", true},
+		{"triaged", "triage", true},
+		{"triaging", "triages", true},
+		{"based", "base", true},
+		{"coding", "code", true},
+		{"coding", "cod", false},
+		{"used", "use", true},
+		{"thing", "the", false},    // a function word is no key
+		{"running", "rune", false}, // a doubled consonant has no silent e
+		{"noted", "note", true},
+		{"note", "not", false},
+		{"notes", "not", false},
 		{"deploy", "deployying", false},
 		{"خادم", "الخادمة", true},
 		{"patch", "patches", true},
@@ -71,9 +83,12 @@ func TestMatches(t *testing.T) {
 			t.Errorf("Matches(%q, %q) = %v, want %v", tt.q, tt.f, got, tt.want)
 		}
 		// The index relies on keys(f) being exactly the stems of the
-		// tokens that match f.
-		if got := slices.Contains(appendKeys(nil, tt.f), lightStem(tt.q)); got != tt.want {
-			t.Errorf("appendKeys(%q) contains %q = %v, want %v", tt.f, lightStem(tt.q), got, tt.want)
+		// tokens that match f, or their silent-e keys.
+		stem := lightStem(tt.q)
+		e := silentEKey(tt.q, stem)
+		keys := appendKeys(nil, tt.f)
+		if got := slices.Contains(keys, stem) || e != "" && slices.Contains(keys, e); got != tt.want {
+			t.Errorf("appendKeys(%q) contains %q or %q = %v, want %v", tt.f, stem, e, got, tt.want)
 		}
 	}
 }

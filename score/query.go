@@ -25,7 +25,12 @@ type Query struct {
 	// alts holds, per token, its folded form when that differs (see
 	// fold), else "": the key under which a field token matches it only
 	// through folding.
-	alts    []string
+	alts []string
+	// silentE holds, per token, the stem of the word it was typed as with
+	// an -ing or -ed ending replaced by a silent e, when that differs
+	// from the token (see silentEKey), else "": a second exact key, so
+	// "triaging" finds "triage" as "triage" finds "triaging".
+	silentE []string
 	boost   [len(memory.Types) + 1]int // indexed by memory.Type
 	aliases []string
 	// lookup maps each key a field token may be filed under to the query
@@ -101,6 +106,15 @@ func NewQuery(text string, recentTools []string) Query {
 		stems[i] = lightStem(w)
 	}
 	q.tokens = dedupe(stems)
+	q.silentE = make([]string, len(q.tokens))
+	for _, w := range words {
+		stem := lightStem(w) // dedupe reused stems' array
+		if k := silentEKey(w, stem); k != "" {
+			if t := slices.Index(q.tokens, stem); q.silentE[t] == "" {
+				q.silentE[t] = k
+			}
+		}
+	}
 	for _, w := range words {
 		if namesType(w) {
 			q.vocabulary |= 1 << slices.Index(q.tokens, lightStem(w))
@@ -124,6 +138,12 @@ func NewQuery(text string, recentTools []string) Query {
 		r.exact |= 1 << i
 		q.lookup[t] = r
 		add(t)
+		if k := q.silentE[i]; k != "" {
+			r := q.lookup[k]
+			r.exact |= 1 << i
+			q.lookup[k] = r
+			add(k)
+		}
 		q.units[i] = gramUnits
 		if isWordToken(t) {
 			q.units[i] = wordUnits

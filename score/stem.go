@@ -173,3 +173,37 @@ func american(w string) string {
 	}
 	return w
 }
+
+// silentEKey is the second key of a query word typed with an -ing, -ings
+// or -ed ending whose stem took the ending off (stem): the stem of the
+// word with the ending replaced by a silent e, when that is another key.
+// The field side files "triaging" under "triage" too (the silent-e
+// reading of 0200), but lightStem has no -e rule ("note" is not "not"),
+// so the query "triaging" (stem "triag") missed a note that says
+// "triage"; with this key it finds it, as "based" finds "base" and
+// "coding" finds "code". The ending must follow a consonant that is not
+// doubled (running, stopped) and not w, x or y, which English does not
+// write before a silent e, and a function word is no key ("thing" is
+// not "the"). The key is only looked up, never stemmed further, so
+// "note" still does not meet "not".
+func silentEKey(w, stem string) string {
+	if !isASCII(w) || strings.IndexByte(w, '_') >= 0 || !isWordToken(w) {
+		return ""
+	}
+	var base string
+	for _, suffix := range [...]string{"ings", "ing", "ed"} {
+		if b, ok := strings.CutSuffix(w, suffix); ok {
+			base = b
+			break
+		}
+	}
+	n := len(base)
+	if n < 2 || !isDoublingConsonant(base[n-1]) || base[n-1] == base[n-2] {
+		return ""
+	}
+	k := lightStem(base + "e")
+	if k == stem || len(k) < minWordRunes || isStopword(k) { // thing → the
+		return ""
+	}
+	return k
+}
