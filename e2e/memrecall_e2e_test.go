@@ -326,14 +326,9 @@ func TestRecallNoCrossSession(t *testing.T) {
 			// at the same moment. The one that takes the instance lock
 			// starts the daemon and the other waits for it (decision 0720);
 			// each session must still get its own memory.
-			// A question both projects' memories answer. (Claude's
-			// example tree no longer answers "how do we deploy during the
-			// release freeze?": since decision 0209 the word "deploy",
-			// which no note of that tree holds, counts against the answer
-			// and the freeze note falls under the 28 % share. That is a
-			// recall loss of the scorer, recorded in the issue 14 note; this
-			// test is about sessions, not about that.)
-			prompt := "what are the rules during the release freeze?"
+			// A question both projects' memories answer (Claude's example
+			// tree answers it again since decision 0212).
+			prompt := "how do we deploy during the release freeze?"
 			var wg sync.WaitGroup
 			results := make([]*Result, 2)
 			errs := make([]error, 2)

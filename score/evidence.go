@@ -84,7 +84,7 @@ func idf(n, df int) int32 {
 type weighing struct {
 	idf []int32
 	// ev is each token's evidence per level: idf × units × quarters, 0
-	// for a type word (see tokenEvidence).
+	// for a type word no document matches (see weigh, tokenEvidence).
 	ev []int64
 	// df is each token's document frequency (the caller's slice).
 	df []int
@@ -104,13 +104,19 @@ type weighing struct {
 // largest there is and says only that the memory has never seen the word,
 // which in a small memory would drown every known word), times its
 // quarters, and an unknown n-gram times unknownGramPct besides.
+//
+// A type word ("preferences", "release", "freeze": see namesType) that
+// some document matches is a content token like any other; one that no
+// document matches counts neither for nor against an answer, since notes
+// of a kind need not name their kind ("my preferences" finds feedback
+// notes through the type boost) (docs/decisions/0212-type-words-evidence.md).
 func (q *Query) weigh(n int, df []int, idfBuf []int32, evBuf []int64) weighing {
 	w := weighing{idf: idfBuf[:0], ev: evBuf[:0], df: df, units: q.units}
 	var knownIdf, knownUnits, unknownMass int64
 	for i := range q.tokens {
 		v := idf(n, df[i])
 		w.idf = append(w.idf, v)
-		if q.vocabulary&(1<<i) != 0 {
+		if q.vocabulary&(1<<i) != 0 && df[i] == 0 {
 			w.ev = append(w.ev, 0)
 			continue
 		}
@@ -173,8 +179,8 @@ func (q *Query) nameToken(w *weighing, i int) bool {
 }
 
 // answers reports whether a best document evidence of best answers the
-// query. A query made only of type words ("runbooks") has no evidence of
-// its own and is answered by any match.
+// query. A query whose only content tokens are type words no document
+// matches has no evidence of its own and is answered by any match.
 func (q *Query) answers(w *weighing, best int64) bool {
 	return best*100 >= q.rule.sharePct*w.query
 }

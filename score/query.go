@@ -47,8 +47,8 @@ type Query struct {
 	heads   [4]uint64
 	lengths uint64
 	// vocabulary has bit i set when token i names a kind of memory (a
-	// type's vocabulary word, as typed); it counts in the score, not in
-	// the evidence (see weigh).
+	// type's vocabulary word, as typed); it counts in the evidence only
+	// when some document matches it (see weigh), and is never a name.
 	vocabulary uint64
 	// names has bit i set when token i is a name rather than a word: it
 	// holds a digit (a ticket key's number, a host's index, a version) or

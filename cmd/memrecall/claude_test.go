@@ -76,23 +76,26 @@ func TestScanAgentClaudeExample(t *testing.T) {
 
 // query --agent claude recalls from the example tree: the folded
 // description of release-freeze ranks it first for a question about the
-// freeze.
+// freeze, and so does the README's question, whose "release" and "freeze"
+// are type words and whose "deploy" no note holds (decision 0212).
 func TestQueryAgentClaudeExample(t *testing.T) {
 	claudeHome(t)
 	t.Setenv(envBaseURL, "")
 	t.Setenv(envModel, "")
-	var out, errOut bytes.Buffer
-	if code := run([]string{"query", "--agent", "claude", "when does the merge freeze for the release cut start"}, &out, &errOut); code != 0 {
-		t.Fatalf("query --agent claude: exit %d, stderr %s", code, errOut.String())
-	}
-	ranked := out.String()
-	i := strings.Index(ranked, "RANK")
-	if i < 0 {
-		t.Fatalf("no ranked list in:\n%s", ranked)
-	}
-	first := strings.SplitN(ranked[i:], "\n", 3)[1]
-	if !strings.Contains(first, "release-freeze.md") {
-		t.Errorf("first ranked line %q, want release-freeze.md:\n%s", first, ranked)
+	for _, q := range []string{"when does the merge freeze for the release cut start", "how do we deploy during the release freeze?"} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"query", "--agent", "claude", q}, &out, &errOut); code != 0 {
+			t.Fatalf("query --agent claude %q: exit %d, stderr %s", q, code, errOut.String())
+		}
+		ranked := out.String()
+		i := strings.Index(ranked, "RANK")
+		if i < 0 {
+			t.Fatalf("%q: no ranked list in:\n%s", q, ranked)
+		}
+		first := strings.SplitN(ranked[i:], "\n", 3)[1]
+		if !strings.Contains(first, "release-freeze.md") {
+			t.Errorf("%q: first ranked line %q, want release-freeze.md:\n%s", q, first, ranked)
+		}
 	}
 }
 
