@@ -118,6 +118,7 @@ func resetSession(s *Session, ev Event) Output {
 func clearSurfaced(s *Session, _ Event) Output {
 	if !s.mut.has(mutResetKeepsSurfaced) {
 		clear(s.surfaced)
+		s.sorted = nil
 	}
 	return Output{}
 }

@@ -21,6 +21,10 @@ type Session struct {
 	// Invariant: surfaced is exactly the union of Docs of the deliveries
 	// output since the last reset, and those deliveries are disjoint.
 	surfaced map[DocID]struct{}
+	// sorted holds surfaced's documents in order. It is replaced, never
+	// changed in place, so a slice SurfacedDocs returned earlier keeps
+	// its contents. Invariant: sorted is exactly surfaced's keys, sorted.
+	sorted []DocID
 	// closed is set by shutdown. Invariant: once true it stays true and
 	// every later event is dropped.
 	closed bool
@@ -102,12 +106,34 @@ func (s *Session) Surfaced(doc DocID) bool {
 }
 
 // SurfacedDocs returns the documents delivered since the last reset,
-// sorted.
-func (s *Session) SurfacedDocs() []DocID {
-	out := make([]DocID, 0, len(s.surfaced))
-	for d := range s.surfaced {
-		out = append(out, d)
+// sorted. The slice is the session's own and is never changed afterwards
+// (a delivery or reset replaces it): the caller may keep it as a snapshot
+// and search it, but must not modify it. It costs nothing: a long session
+// used to sort its whole surfaced set on every query.
+func (s *Session) SurfacedDocs() []DocID { return s.sorted }
+
+// addSurfaced adds docs to the surfaced set, replacing sorted with a new
+// slice that merges in the documents that were not surfaced yet.
+func (s *Session) addSurfaced(docs []DocID) {
+	var buf [MaxRelevantDocs]DocID
+	fresh := buf[:0]
+	for _, d := range docs {
+		if _, ok := s.surfaced[d]; ok {
+			continue // only a mutant delivers a document twice
+		}
+		s.surfaced[d] = struct{}{}
+		fresh = append(fresh, d)
 	}
-	slices.Sort(out)
-	return out
+	if len(fresh) == 0 {
+		return
+	}
+	slices.Sort(fresh)
+	merged := make([]DocID, 0, len(s.sorted)+len(fresh))
+	rest := s.sorted
+	for _, d := range fresh {
+		i, _ := slices.BinarySearch(rest, d)
+		merged = append(append(merged, rest[:i]...), d)
+		rest = rest[i:]
+	}
+	s.sorted = append(merged, rest...)
 }

@@ -113,9 +113,7 @@ func (s *Session) selectionFor(ev Event) ([]DocID, telemetry.Strategy) {
 
 // deliver marks docs surfaced and outputs them with their telemetry.
 func (s *Session) deliver(at time.Duration, phase telemetry.Phase, point telemetry.DeliveryPoint, strategy telemetry.Strategy, docs []DocID) Output {
-	for _, d := range docs {
-		s.surfaced[d] = struct{}{}
-	}
+	s.addSurfaced(docs)
 	var out Output
 	out.Deliver = Delivery{Phase: phase, Point: point, Strategy: strategy, Docs: docs}
 	out.Telemetry = []telemetry.Event{telemetry.DeliveryEvent(telemetry.Delivery{

@@ -145,6 +145,7 @@ type fsmHarness struct {
 	queryAt        map[fsm.PlanID]time.Duration
 	given          map[fsm.PlanID]map[fsm.DocID]bool // documents sent with events naming the plan
 	injected       map[fsm.DocID]bool                // since the last reset
+	surfacedSeen   []surfacedSnapshot                // every SurfacedDocs answer so far
 	delivered      map[fsm.PlanID]int                // delivery events (not discards)
 	terminal       map[fsm.PlanID]int                // refined deliveries and discards
 	selections     map[fsm.PlanID]int
@@ -414,9 +415,29 @@ func (h *fsmHarness) checkInvariants(t *rapid.T) {
 	if h.telemetryCount != h.injectedCount {
 		h.fail(t, "delivery telemetry counts %d documents, %d were injected", h.telemetryCount, h.injectedCount)
 	}
+	var want []fsm.DocID
 	for _, d := range fsmUniverse {
 		if h.sys.Surfaced(d) != h.injected[d] {
 			h.fail(t, "surfaced(%s)=%v, but injected since the last reset=%v", d, h.sys.Surfaced(d), h.injected[d])
 		}
+		if h.injected[d] {
+			want = append(want, d)
+		}
 	}
+	slices.Sort(want)
+	if got := h.sys.SurfacedDocs(); !slices.Equal(got, want) {
+		h.fail(t, "SurfacedDocs()=%v, want the injected documents in order %v", got, want)
+	}
+	// A slice SurfacedDocs returned earlier is a snapshot the engine
+	// keeps for a whole plan: later steps must not change it.
+	for _, old := range h.surfacedSeen {
+		if !slices.Equal(old.docs, old.copy) {
+			h.fail(t, "a SurfacedDocs slice changed after it was returned: was %v, now %v", old.copy, old.docs)
+		}
+	}
+	h.surfacedSeen = append(h.surfacedSeen, surfacedSnapshot{h.sys.SurfacedDocs(), slices.Clone(h.sys.SurfacedDocs())})
 }
+
+// surfacedSnapshot is a slice SurfacedDocs returned, with a copy of its
+// contents then.
+type surfacedSnapshot struct{ docs, copy []fsm.DocID }
