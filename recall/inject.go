@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -314,15 +315,22 @@ const (
 	excerptPassageRunes = 700
 )
 
-// excerpts returns docs to render: a document the query matches only past
-// its body window (score.Passage) is replaced by a copy whose body shows
-// its start, a note of what was left out, and the passage around the
-// match (docs/decisions/0207-folding-stems.md); the others are themselves.
-// The documents delivered are still the originals.
-func excerpts(docs []*memory.Document, q score.Query) []*memory.Document {
+// excerpts returns docs to render: a document the query matched only past
+// its body window (score.Match.FarOnly, found by the ranking in ranked) is
+// replaced by a copy whose body shows its start, a note of what was left
+// out, and the passage around the match (score.Passage;
+// docs/decisions/0207-folding-stems.md, 0218-passage-from-match.md); the
+// others are themselves. A document the ranking did not match (one the
+// selector chose from the candidates) shows its window. The documents
+// delivered are still the originals.
+func excerpts(docs []*memory.Document, ranked []score.Match, q score.Query) []*memory.Document {
 	var out []*memory.Document
 	for i, d := range docs {
-		start, end, ok := score.Passage(q, d.Body)
+		j := slices.IndexFunc(ranked, func(m score.Match) bool { return m.Doc == d })
+		if j < 0 || !ranked[j].FarOnly {
+			continue
+		}
+		start, end, ok := score.Passage(q, ranked[j])
 		if !ok {
 			continue
 		}

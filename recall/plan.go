@@ -238,7 +238,7 @@ func (p *Plan) render(d fsm.Delivery) Injection {
 		docs, text = p.e.faults.render(docs, p, d.Phase == telemetry.PhaseRefined, p.e.clock())
 	} else {
 		docs = docs[:min(len(docs), MaxPromptDocs)]
-		text = renderWithin(excerpts(docs, p.sq), p.e.clock(), p.e.budget)
+		text = renderWithin(excerpts(docs, p.ranked, p.sq), p.e.clock(), p.e.budget)
 	}
 	inj := Injection{
 		Text:     text,

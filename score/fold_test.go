@@ -180,21 +180,43 @@ func TestNameAnswers(t *testing.T) {
 	}
 }
 
-// TestPassage: a body whose only match is past the window gives the line
-// that holds it; a body that matches in its window, or not at all, gives
-// nothing.
+// TestPassage: a ranked document whose only body match is past the window
+// is marked FarOnly by both rankings and gives the line that holds it; one
+// that matches in its window, or a title with nothing past the window,
+// gives nothing. A match through folding or a silent-e key counts.
 func TestPassage(t *testing.T) {
 	filler := strings.Repeat("Nothing to see in this paragraph of notes.\n", 70) // ≈ 3,000 characters
-	body := filler + "The pgbouncer pool size is 40 per replica.\nMore filler.\n"
-	q := NewQuery("pgbouncer pool", nil)
-	start, end, ok := Passage(q, body)
-	if !ok || body[start:end] != "The pgbouncer pool size is 40 per replica." {
-		t.Errorf("Passage = %q, %v", body[start:end], ok)
+	line := "The pgbouncer pool size is 40 per replica; the café triage rota."
+	far := &memory.Document{RelPath: "far.md", Title: "Database", Body: filler + line + "\nMore filler.\n"}
+	near := &memory.Document{RelPath: "near.md", Title: "Pools", Body: "pgbouncer and café triage first\n" + filler + line + "\n"}
+	titled := &memory.Document{RelPath: "titled.md", Title: "pgbouncer", Body: "short"}
+	docs := []*memory.Document{far, near, titled}
+	for name, rank := range map[string]func(Query, []*memory.Document) ([]*memory.Document, []Match){
+		"index": NewIndex().Rank, "naive": RankNaive,
+	} {
+		for _, query := range []string{"pgbouncer pool", "cafe", "triaging"} {
+			q := NewQuery(query, nil)
+			_, ranked := rank(q, docs)
+			got := map[string]string{}
+			for _, m := range ranked {
+				start, end, ok := Passage(q, m)
+				if ok != m.FarOnly {
+					t.Errorf("%s %q: %s FarOnly %v, Passage %v", name, query, m.Doc.RelPath, m.FarOnly, ok)
+				}
+				if ok {
+					got[m.Doc.RelPath] = m.Doc.Body[start:end]
+				}
+			}
+			if diff := cmp.Diff(map[string]string{"far.md": line}, got); diff != "" {
+				t.Errorf("%s %q: passages (-want +got):\n%s", name, query, diff)
+			}
+		}
+		_, ranked := rank(NewQuery("kubernetes", nil), docs)
+		if len(ranked) != 0 {
+			t.Errorf("%s: kubernetes ranked %v", name, ids(ranked))
+		}
 	}
-	if _, _, ok := Passage(q, "pgbouncer first\n"+body); ok {
-		t.Error("a window match gives a passage")
-	}
-	if _, _, ok := Passage(NewQuery("kubernetes", nil), body); ok {
-		t.Error("no match gives a passage")
+	if _, _, ok := Passage(NewQuery("pgbouncer", nil), Match{Doc: far}); ok {
+		t.Error("a match not marked FarOnly gives a passage")
 	}
 }

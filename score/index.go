@@ -85,8 +85,11 @@ type Index struct {
 	scores   []int32
 	evidence []int64
 	named    []bool
-	mult     []int32
-	at       []int32
+	// fields is the union of the slot's token masks: where the document
+	// matched at all (see farOnly).
+	fields []field
+	mult   []int32
+	at     []int32
 	// hits holds every (slot, mask) a token's postings give, token after
 	// token; starts[t] is where token t's begin.
 	hits   []hit
@@ -148,6 +151,7 @@ type rankKey struct {
 	pos   int32
 	sec   int64 // modification time, seconds since the Unix epoch
 	nsec  int32
+	far   bool // Match.FarOnly
 }
 
 // compareKeys orders best first, as compareMatches does: higher score, then
@@ -230,6 +234,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	for i, d := range docs {
 		var score int32
 		var ev int64
+		var fields field
 		docNamed := false
 		switch s := ix.slotOf[i]; s {
 		case slotNil:
@@ -242,6 +247,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 				if m != 0 {
 					score += w.tokenScore(t, m)
 					ev += w.tokenEvidence(t, m)
+					fields |= m
 					docNamed = docNamed || q.nameToken(&w, t)
 				}
 			}
@@ -250,7 +256,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 			if p.usageOnly && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
 				continue
 			}
-			score, ev, docNamed = ix.scores[s], ix.evidence[s], ix.named[s]
+			score, ev, fields, docNamed = ix.scores[s], ix.evidence[s], ix.fields[s], ix.named[s]
 		}
 		kept = append(kept, d)
 		if score > 0 {
@@ -261,6 +267,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 				pos:   int32(i),
 				sec:   d.Modified.Unix(),
 				nsec:  int32(d.Modified.Nanosecond()),
+				far:   farOnly(fields),
 			})
 		}
 	}
@@ -276,7 +283,7 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 	slices.SortFunc(keys, compareKeys)
 	ranked = make([]Match, len(keys))
 	for i, k := range keys {
-		ranked[i] = Match{Doc: docs[k.pos], Score: int(k.score), Pos: int(k.pos)}
+		ranked[i] = Match{Doc: docs[k.pos], Score: int(k.score), Pos: int(k.pos), FarOnly: k.far}
 	}
 	return kept, ranked
 }
@@ -293,6 +300,7 @@ func (ix *Index) weighSlots(q *Query) weighing {
 	ix.scores = grow(ix.scores, ns)
 	ix.evidence = grow(ix.evidence, ns)
 	ix.named = grow(ix.named, ns)
+	ix.fields = grow(ix.fields, ns)
 	ix.df = grow(ix.df, nt)
 	n := 0
 	for _, s := range ix.slotOf {
@@ -378,6 +386,7 @@ func (ix *Index) weighSlots(q *Query) weighing {
 		for _, h := range hits[starts[t]:starts[t+1]] {
 			ix.scores[h.slot] += w.tokenScore(t, h.mask)
 			ix.evidence[h.slot] += w.tokenEvidence(t, h.mask)
+			ix.fields[h.slot] |= h.mask
 			ix.named[h.slot] = ix.named[h.slot] || name
 		}
 	}

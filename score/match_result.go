@@ -14,6 +14,18 @@ type Match struct {
 	Score int
 	// Pos is the document's position in the slice given to Rank.
 	Pos int
+	// FarOnly reports that the document's body matches the query only
+	// past its window (memory.BodyWindow): no token of the window a
+	// prompt shows matches, and a token of the rest of the body does.
+	// Passage then finds the passage to show instead of the window.
+	FarOnly bool
+}
+
+// farOnly reports whether a document whose tokens matched the fields of
+// the union mask m matched its body only past the window.
+func farOnly(m field) bool {
+	const window, far = fieldBody | fieldBody<<foldShift, fieldFar | fieldFar<<foldShift
+	return m&window == 0 && m&far != 0
 }
 
 // compareMatches orders best first: higher score, then newer modification

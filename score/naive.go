@@ -45,15 +45,18 @@ func rankNaive(q Query, docs []*memory.Document) (kept []*memory.Document, ranke
 		kept = append(kept, d)
 		var score int32
 		var ev int64
+		var fields field
 		docNamed := false
 		for t, m := range masks[i] {
 			score += w.tokenScore(t, m)
 			ev += w.tokenEvidence(t, m)
+			fields |= m
 			docNamed = docNamed || m != 0 && q.nameToken(&w, t)
 		}
 		if score > 0 {
 			named = named || docNamed
-			ranked = append(ranked, Match{Doc: d, Score: int(score) + boostPoints*q.typeBoostFor(d.Type), Pos: i})
+			ranked = append(ranked, Match{Doc: d, Score: int(score) + boostPoints*q.typeBoostFor(d.Type), Pos: i,
+				FarOnly: farOnly(fields)})
 			best = max(best, ev)
 		}
 	}

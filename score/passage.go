@@ -2,25 +2,29 @@ package score
 
 import "strings"
 
-// Passage finds where a body answers a query when its window does not: if
-// no token of the body's first BodyWindow characters matches a token of q
-// but a line past the window does, it returns the byte range of the first
-// such line of body (docs/decisions/0207-folding-stems.md). A prompt that
-// shows a document matched only there can then show that passage instead
-// of a window that does not hold it. Matching is the scorer's (keys,
-// folded keys); the body is read no further than the scorer reads it.
-func Passage(q Query, body string) (start, end int, ok bool) {
-	if len(q.tokens) == 0 {
+// Passage finds where a ranked document answers a query when its body
+// window does not: when m.FarOnly (ranking found no match in the first
+// BodyWindow characters of the body and one past them), it returns the
+// byte range of the first line of m.Doc.Body past the window that
+// matches a token of q (docs/decisions/0207-folding-stems.md,
+// 0218-passage-from-match.md). A prompt that shows such a document can
+// then show that passage instead of a window that does not hold it.
+// Whether there is a far match comes from the ranking, so a document
+// matched in its window (nearly all) costs nothing here; only the lines
+// past the window are read, up to the first that matches, with the
+// scorer's matching (keys, folded keys, silent-e keys) and no further
+// than the scorer reads. q must be the query m was ranked for.
+func Passage(q Query, m Match) (start, end int, ok bool) {
+	if !m.FarOnly || m.Doc == nil || len(q.tokens) == 0 {
 		return 0, 0, false
 	}
+	body := m.Doc.Body
 	window, far := splitBody(body)
-	if far == "" || matchesText(&q, window) {
-		return 0, 0, false
-	}
-	for off := len(window); off < len(window)+len(far); {
-		lineEnd := strings.IndexByte(body[off:len(window)+len(far)], '\n')
+	stop := len(window) + len(far)
+	for off := len(window); off < stop; {
+		lineEnd := strings.IndexByte(body[off:stop], '\n')
 		if lineEnd < 0 {
-			lineEnd = len(window) + len(far)
+			lineEnd = stop
 		} else {
 			lineEnd += off
 		}
