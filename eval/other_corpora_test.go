@@ -23,10 +23,15 @@ var otherCorpora = []struct {
 	{"testdata/heldout-b.json", 0.95, 0.90, 0.95},
 	// blind-c, no longer blind (docs/evaluation.md): far from the targets
 	// on every count, so these floors only guard against regression. Its
-	// reading with the evidence against an answer (decision 0209): lexical
-	// 86.0 % / 84.1 %, no-result recall 83.6 % (it was 89.0 % / 84.8 % /
-	// 60.0 % before: recall traded for silence).
-	{"testdata/blind-c.json", 0.85, 0.84, 0.83},
+	// reading at the answer share of decision 0213 (29 %): lexical
+	// 86.0 % / 84.1 %, no-result recall 85.5 % (83.6 % at 28 %, 60.0 %
+	// before decision 0209: recall traded for silence).
+	{"testdata/blind-c.json", 0.85, 0.84, 0.85},
+	// blind-d, no longer blind: Recall@5 and top-1 meet spec §8; its
+	// no-result recall is far below (decision 0213: no lexical rule in the
+	// curve reaches 90 % there), so that floor only guards against
+	// regression. Reading at decision 0213: 94.3 % / 90.7 % / 58.9 %.
+	{"testdata/blind-d.json", 0.94, 0.90, 0.58},
 }
 
 func TestOtherCorporaTargets(t *testing.T) {
