@@ -72,6 +72,10 @@ type DeliveryOptions struct {
 	// cross into the next query or a document could come back.
 	Conversations bool
 
+	// cases, when set, are the cases to run instead of MaxCases's round
+	// robin: a test picks them by the shape of their turns.
+	cases []*Case
+
 	// start builds the engines of an Engine run; nil is recall.New. The
 	// mutation test swaps in deliberately broken engines to show the
 	// delivery gates catch them.
@@ -119,7 +123,10 @@ func RunDelivery(ctx context.Context, c *Corpus, opts DeliveryOptions) (*Deliver
 
 // runDelivery is RunDelivery on a corpus already written and scanned.
 func runDelivery(ctx context.Context, c *Corpus, tree *Tree, ids map[memory.ID]string, opts DeliveryOptions) (*DeliveryResult, error) {
-	cases := deliveryCases(c, opts.MaxCases)
+	cases := opts.cases
+	if cases == nil {
+		cases = deliveryCases(c, opts.MaxCases)
+	}
 	if len(cases) == 0 {
 		return &DeliveryResult{}, nil
 	}

@@ -2,14 +2,18 @@ package eval
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/memrecall/memrecall/fsm"
 )
 
-// engineCases bounds the engine-driven run: every slice once, so the
-// real engine sees every kind of case without a thousand engines.
+// engineCases bounds the engine-driven run's round robin: every slice
+// once, so the real engine sees every kind of case without a thousand
+// engines; shapedCases adds the turn shape the round robin may miss.
 const engineCases = 12
 
 // TestDeliveryEngineMatchesReplay drives the real engine through every
@@ -19,7 +23,7 @@ const engineCases = 12
 func TestDeliveryEngineMatchesReplay(t *testing.T) {
 	t.Parallel()
 	c := loadFixture(t)
-	opts := DeliveryOptions{MaxCases: engineCases, Conversations: true}
+	opts := DeliveryOptions{cases: shapedCases(t, c, engineCases), Conversations: true}
 	replay, err := RunDelivery(context.Background(), c, opts)
 	if err != nil {
 		t.Fatalf("replay: %v", err)
@@ -42,6 +46,57 @@ func TestDeliveryEngineMatchesReplay(t *testing.T) {
 		t.Errorf("engine conversations differ from the replay (-replay +engine):\n%s", d)
 	}
 	checkDeliveryRows(t, engine.Rows)
+}
+
+// shapedCases is an engine run's cases: the round robin over the slices of
+// n cases, plus, if none of them has it, the first answerable case whose
+// turn holds a fast delivery the selector then adds to — the ranking has
+// something to deliver fast, and a relevant document the oracle will
+// select lies beyond the ranking's first fsm.MaxFastDocs. That turn is
+// where a delivered-twice defect (the repeat_fast mutant) shows; since the
+// answer rule of decision 0209 the first cases of the round robin no
+// longer hold one. It fails the test if the fixture holds no such turn.
+func shapedCases(t *testing.T, c *Corpus, n int) []*Case {
+	t.Helper()
+	ctx := context.Background()
+	sc, err := writeAndScan(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.close()
+	all := deliveryCases(c, 0)
+	inputs, err := collectInputs(ctx, sc.tree, sc.ids, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	picked := deliveryCases(c, n)
+	for i, k := range all {
+		if !addsAfterFast(inputs[i]) {
+			continue
+		}
+		if !slices.Contains(picked, k) {
+			picked = append(picked, k)
+		}
+		return picked
+	}
+	t.Fatal("no answerable case has a fast delivery the selector adds to: the engine run cannot cover that turn")
+	return nil
+}
+
+// addsAfterFast reports whether a turn with these inputs delivers fast
+// and then gets more from the selector: the ranking is not empty and the
+// selection holds a document outside its first fsm.MaxFastDocs.
+func addsAfterFast(in caseInputs) bool {
+	if len(in.ranking) == 0 {
+		return false
+	}
+	fast := in.ranking[:min(len(in.ranking), fsm.MaxFastDocs)]
+	for _, d := range in.selection {
+		if !slices.Contains(fast, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestDeliveryFixture gates the replay over every answerable case.

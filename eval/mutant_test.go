@@ -12,21 +12,17 @@ import (
 	"github.com/memrecall/memrecall/recall"
 )
 
-// mutantCases is how many answerable cases the mutant run takes. It is
-// more than engineCases: repeat_fast only shows in a turn whose selector
-// adds documents after a fast delivery, and since the answer rule of
-// decision 0209 made more of the fixture's meaning-only questions get no
-// fast documents, the first 12 cases hold no such turn (the mutant passed
-// with 12, 16 and 24 cases, and is caught with 40).
-const mutantCases = 40
-
 // TestDeliveryCatchesMutants: each deliberately broken engine makes the
 // delivery evaluation fail — its rows differ from the replay, or it
 // counts duplicate or cross-query deliveries — so the delivery gates can
 // fail. Run with: go test -tags memrecall_mutant -run Mutants ./eval/
 func TestDeliveryCatchesMutants(t *testing.T) {
 	c := loadFixture(t)
-	opts := DeliveryOptions{MaxCases: mutantCases, Conversations: true}
+	// The engine run's cases, chosen by shape: the first 12 of the round
+	// robin hold no turn whose selector adds to a fast delivery, the only
+	// turn where repeat_fast shows (it passed with 12, 16 and 24 round-robin
+	// cases; 40 caught it in about 9 s, these 13 in about 7 s).
+	opts := DeliveryOptions{cases: shapedCases(t, c, engineCases), Conversations: true}
 	replay, err := RunDelivery(context.Background(), c, opts)
 	if err != nil {
 		t.Fatal(err)
