@@ -57,7 +57,7 @@ func nonWordBytes(x uint64) uint64 {
 //
 // The tokens of ASCII text (see forEachTokenOf) are every word run of at
 // least minWordRunes bytes and every chain of two or more runs joined by
-// single underscores (create_issue), whatever the runs' lengths.
+// single joiners (create_issue, eta-predictor-cg), whatever the runs' lengths.
 func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]field) {
 	check := func(tok string, f field) {
 		if !q.mayMatch(tok) {
@@ -85,8 +85,8 @@ func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]f
 				chain = start
 			}
 			parts++
-			if i+1 < len(s) && s[i] == '_' && asciiWordByte[s[i+1]] {
-				i++ // the underscore: the next run continues the chain
+			if i+1 < len(s) && isJoiner(s[i]) && asciiWordByte[s[i+1]] {
+				i++ // the joiner: the next run continues the chain
 				continue
 			}
 			if parts > 1 {

@@ -78,6 +78,9 @@ func TestScoreASCIICases(t *testing.T) {
 		// create_issue; the chain token only matches where a chain starts.
 		{"create_issue", "call mcp__github__create_issue", 3 * BodyWeight},
 		{"create_issue", "call create_issue_s", 2 * BodyWeight},
+		{"eta-predictor-cg", "the eta-predictor-cg group", 3 * BodyWeight},
+		{"kill.dispatch.writes", "kill the dispatch writes", 3 * BodyWeight},
+		{"kill.dispatch.writes", "set kill.dispatch.writes.", 4 * BodyWeight},
 		{"create_issue", "x_create_issues", 2 * BodyWeight},
 		{"create_issue", "create_issues", 3 * BodyWeight},
 		{"issue", "x_create_issues", BodyWeight},

@@ -11,12 +11,13 @@ import (
 // FuzzTokens: the tokenizer never panics, every token is valid UTF-8, and
 // every token is either a whole run of 3+ word characters, a bigram of two
 // CJK code points, a bigram or trigram of Thai-like clusters, or a
-// snake_case identifier.
+// joined name (snake_case, kebab-case, dotted: see isJoiner).
 // Tokens are substrings of the normalised text.
 func FuzzTokens(f *testing.F) {
 	for _, s := range []string{
 		"", "deploy the app", "サーバー", "ｻｰﾊﾞｰ", "ＤＥＰＬＯＹ", "ﬁle", "abc漢字", "部",
 		"เซิร์ฟเวอร์", "ΒΆΣΗΣ", "الخادم", "cafe\u0301", "\xff\xfe", "İstanbul", "a\u0308\u0301",
+		"eta-predictor-cg", "kill.dispatch.writes", "a-_b", "x--y..z", "Kurier-App", "v1.2.", "-a-",
 	} {
 		f.Add(s)
 	}
@@ -26,16 +27,15 @@ func FuzzTokens(f *testing.F) {
 			if !utf8.ValidString(tok) {
 				t.Fatalf("token %q is not valid UTF-8", tok)
 			}
-			if strings.Contains(tok, "_") {
-				// A snake_case identifier: word runs joined by single
-				// underscores.
-				for part := range strings.SplitSeq(tok, "_") {
+			if strings.ContainsAny(tok, "_-.") {
+				// A joined name: word runs joined by single joiners.
+				for part := range strings.FieldsFuncSeq(tok, func(r rune) bool { return r < utf8.RuneSelf && isJoiner(byte(r)) }) {
 					if part == "" {
-						t.Fatalf("identifier token %q has an empty part", tok)
+						t.Fatalf("joined name %q has an empty part", tok)
 					}
 					for _, r := range part {
 						if classify(r) != classWord {
-							t.Fatalf("identifier token %q holds %U", tok, r)
+							t.Fatalf("joined name %q holds %U", tok, r)
 						}
 					}
 				}
@@ -82,6 +82,7 @@ func FuzzRankIndexEqualsNaive(f *testing.F) {
 	f.Add("サーバー 部署", "ｻｰﾊﾞｰ", "部署手順", "abc漢字", "")
 	f.Add("ประชุมลูกค้า", "งบประมาณ", "เซิร์ฟเวอร์", "กาแฟ", "")
 	f.Add("using logs", "logging", "used", "create_issue usage", "create_issue")
+	f.Add("eta-predictor-cg 消费组", "eta-predictor-cg", "kill.dispatch.writes", "eta predictor cg", "")
 	// Usage marker and tool name across the end of the body window.
 	f.Add("issue", "x", "", strings.Repeat("lorem ", 199)+"tool usage create_issue", "create_issue")
 	f.Fuzz(func(t *testing.T, query, title, desc, body, tool string) {

@@ -29,6 +29,7 @@ var fragments = []string{
 	"谁负责审校翻译", "审校", "翻译", "的签名密钥", "センター", "点検", "ข้อมูลรายวัน", "สำรอง",
 	"categorie", "categories", "category", "adresse", "adresses", "cookies", "Straße",
 	"triage", "triaging", "triaged", "cache", "caching", "base", "based", "code", "coding",
+	"eta-predictor-cg", "kill.dispatch.writes", "kst-invoices", "v1.2", "-", ".", "Kurier-App",
 	"Sentry: usage", "how to call", "weather", "netflix",
 }
 

@@ -347,7 +347,8 @@ func boundTokens(toks []string) []string {
 func bitsTrailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
 
 // isName reports whether a word token names something rather than saying
-// something: it holds a digit, or it is a snake_case identifier.
+// something: it holds a digit, or it is a joined name (a snake_case
+// identifier, a kebab-case or dotted name: see isJoiner).
 func isName(tok string) bool {
-	return strings.ContainsAny(tok, "0123456789_")
+	return strings.ContainsAny(tok, "0123456789_-.")
 }

@@ -25,7 +25,7 @@ import "strings"
 // a word to be stemmed. There is no -e rule ("note" would meet "not") and
 // no -er rule ("user" is not "use").
 func lightStem(w string) string {
-	if len(w) <= minWordRunes || !isASCII(w) || !isWordToken(w) || strings.IndexByte(w, '_') >= 0 {
+	if len(w) <= minWordRunes || !isASCII(w) || !isWordToken(w) || isJoined(w) {
 		return w
 	}
 	for {
@@ -187,7 +187,7 @@ func american(w string) string {
 // not "the"). The key is only looked up, never stemmed further, so
 // "note" still does not meet "not".
 func silentEKey(w, stem string) string {
-	if !isASCII(w) || strings.IndexByte(w, '_') >= 0 || !isWordToken(w) {
+	if !isASCII(w) || isJoined(w) || !isWordToken(w) {
 		return ""
 	}
 	var base string
@@ -207,3 +207,7 @@ func silentEKey(w, stem string) string {
 	}
 	return k
 }
+
+// isJoined reports whether a word token is a joined name (see isJoiner):
+// names are not stemmed.
+func isJoined(tok string) bool { return strings.ContainsAny(tok, "_-.") }

@@ -102,7 +102,7 @@ func classify(r rune) runeClass {
 //     overlapping bigrams — not any pair such as the ubiquitous prefix ประ.
 //
 // A CJK character ends a Latin run: "abc漢字" is "abc", "漢字". Word runs
-// joined by single underscores also give the whole identifier after its
+// joined by single underscores, hyphens or dots (isJoiner) also give the whole name after its
 // last part ("create_issue" is "create", "issue", "create_issue"), so a
 // query naming an identifier prefers the documents that name it too.
 // Tokens gives a field's tokens; Query.Tokens gives a query's.
@@ -180,9 +180,9 @@ func forEachTokenOf(s string, query bool, emit func(string)) {
 // text, which the tokenizer knows without decoding the token again.
 func forEachTokenKind(s string, query bool, emit func(tok string, word bool)) {
 	i := 0
-	// compound is the start of the snake_case identifier the current word
+	// compound is the start of the joined name the current word
 	// run belongs to, parts how many word runs it has so far, and joined
-	// says the previous run ended in a joining underscore.
+	// says the previous run ended in a joiner.
 	compound, parts, joined := 0, 0, false
 	for i < len(s) {
 		c, size := classAt(s, i)
@@ -222,7 +222,7 @@ func forEachTokenKind(s string, query bool, emit func(tok string, word bool)) {
 			}
 			joined = joinsNext(s, i)
 			if joined {
-				i++ // the underscore; the next run continues the compound
+				i++ // the joiner; the next run continues the compound
 				continue
 			}
 			if parts > 1 {
@@ -242,14 +242,22 @@ func forEachTokenKind(s string, query bool, emit func(tok string, word bool)) {
 }
 
 // joinsNext reports whether the word run that ends at i is joined to the
-// next one by a single underscore, as in create_issue.
+// next one by a single joiner (isJoiner), as in create_issue,
+// eta-predictor-cg or kill.dispatch.writes.
 func joinsNext(s string, i int) bool {
-	if i+1 >= len(s) || s[i] != '_' {
+	if i+1 >= len(s) || !isJoiner(s[i]) {
 		return false
 	}
 	c, _ := classAt(s, i+1)
 	return c == classWord
 }
+
+// isJoiner reports the characters that join word runs into one name:
+// the underscore of snake_case, the hyphen of kebab-case names and ticket
+// keys (DSP-409, eta-predictor-cg) and the dot of dotted names
+// (kill.dispatch.writes, redact.Phone, v2.4). A name is a token of its
+// own besides its parts (docs/decisions/0219-joined-names.md).
+func isJoiner(c byte) bool { return c == '_' || c == '-' || c == '.' }
 
 // emitBigrams emits every pair of adjacent code points of run. The run
 // was decoded and classified rune by rune to be found, so it is valid

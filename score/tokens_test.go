@@ -15,8 +15,12 @@ func TestTokens(t *testing.T) {
 		want []string
 	}{
 		{"ascii words, short ones dropped", "Fix the DB deploy at 5pm", []string{"fix", "the", "deploy", "5pm"}},
-		{"digits are word characters", "error 404 in v1.2", []string{"error", "404"}},
-		{"punctuation splits", "owner/ownership-rules_v2", []string{"owner", "ownership", "rules", "rules_v2"}},
+		{"digits are word characters", "error 404 in v1", []string{"error", "404"}},
+		{"punctuation splits", "owner/ownership rules", []string{"owner", "ownership", "rules"}},
+		{"joined names", "owner/ownership-rules_v2 in v1.2", []string{"owner", "ownership", "rules", "ownership-rules_v2", "v1.2"}},
+		{"kebab-case and dotted names", "eta-predictor-cg and kill.dispatch.writes.", []string{"eta", "predictor",
+			"eta-predictor-cg", "and", "kill", "dispatch", "writes", "kill.dispatch.writes"}},
+		{"double and edge joiners separate", "x--yy ..z -abc- a.-b", []string{"abc"}},
 		{"snake_case identifier", "create_issue", []string{"create", "issue", "create_issue"}},
 		{"identifier of short parts", "a_b_c", []string{"a_b_c"}},
 		{"double underscores separate", "mcp__github__create_issue", []string{"mcp", "github", "create", "issue", "create_issue"}},
