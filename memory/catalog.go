@@ -479,12 +479,13 @@ func (c *Catalog) scan() (Result, error) {
 		buf := c.scratch[i]
 		wg.Go(func() {
 			var crlf []byte
+			var tx texts
 			for {
 				j := int(next.Add(1) - 1)
 				if j >= len(w.jobs) {
 					return
 				}
-				out[j], crlf = c.visit(&w.jobs[j], slab, buf, crlf, racyBefore)
+				out[j], crlf = c.visit(&w.jobs[j], slab, buf, crlf, &tx, racyBefore)
 			}
 		})
 	}
@@ -553,8 +554,10 @@ func (c *Catalog) scan() (Result, error) {
 	return res, nil
 }
 
-// visit revalidates or reads one file.
-func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore int64) (outcome, []byte) {
+// visit revalidates or reads one file. A file read for the first time
+// keeps its text in tx's blocks, a changed one in its own allocation (see
+// texts).
+func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
 		k, err := c.fsys.stat(j.path, j.at)
 		if err != nil {
@@ -578,12 +581,15 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, racyBefore in
 	complete := int64(n) >= k.size
 	// Checked and normalised once, whichever reader takes the bytes.
 	text, crlf, err := normalize(buf[:n], complete, crlf)
+	if j.old != nil {
+		tx = nil
+	}
 	var p Parsed
 	if err == nil {
-		p, _, err = parseNormalized(text, complete, false)
+		p, _, err = parseNormalized(text, complete, false, tx)
 	}
 	if err == ErrNoFrontmatter && j.scope == ScopeProject && c.roots.PlainProject {
-		p, err = parsePlainNormalized(text, complete, j.rel, TypeProject), nil
+		p, err = parsePlainNormalized(text, complete, j.rel, TypeProject, tx), nil
 	}
 	if err != nil {
 		o.skip, o.skipped = skipFor(err), true

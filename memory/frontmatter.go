@@ -121,14 +121,15 @@ func parseRoute(data []byte, complete bool, scratch []byte, yamlOnly bool) (Pars
 	if err != nil {
 		return Parsed{}, routeFlat, scratch, err
 	}
-	p, r, err := parseNormalized(data, complete, yamlOnly)
+	p, r, err := parseNormalized(data, complete, yamlOnly, nil)
 	return p, r, scratch, err
 }
 
 // parseNormalized is parseRoute after normalize: the scan normalises once
 // and, for a root that takes plain notes, hands the same bytes to
-// parsePlainNormalized when this says ErrNoFrontmatter.
-func parseNormalized(data []byte, complete, yamlOnly bool) (Parsed, route, error) {
+// parsePlainNormalized when this says ErrNoFrontmatter. The one string the
+// strings share is taken from tx (nil: its own allocation).
+func parseNormalized(data []byte, complete, yamlOnly bool, tx *texts) (Parsed, route, error) {
 	line, pos, ok := nextLine(data, 0)
 	if !isFence(line) {
 		return Parsed{}, routeFlat, ErrNoFrontmatter
@@ -232,7 +233,7 @@ func parseNormalized(data []byte, complete, yamlOnly bool) (Parsed, route, error
 	bodyStart, bodyEnd, truncated := body(data, pos, complete)
 
 	// One allocation for everything that can be sliced without unescaping.
-	s := string(data[:bodyEnd])
+	s := tx.keep(data[:bodyEnd])
 	p := Parsed{
 		Type:          t,
 		Description:   desc.decode(data, s),

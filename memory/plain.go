@@ -27,13 +27,14 @@ func parsePlain(data []byte, complete bool, scratch []byte, name string, t Type)
 	if err != nil {
 		return Parsed{}, scratch, err
 	}
-	return parsePlainNormalized(data, complete, name, t), scratch, nil
+	return parsePlainNormalized(data, complete, name, t, nil), scratch, nil
 }
 
 // parsePlainNormalized is parsePlain after normalize. A scan calls it with
 // the bytes parseNormalized refused for want of a frontmatter, so a plain
-// note is checked and normalised once, not twice.
-func parsePlainNormalized(data []byte, complete bool, name string, t Type) Parsed {
+// note is checked and normalised once, not twice. Its text is taken from
+// tx as parseNormalized's is.
+func parsePlainNormalized(data []byte, complete bool, name string, t Type, tx *texts) Parsed {
 
 	// The first non-blank line may be the heading.
 	var title span
@@ -58,7 +59,7 @@ func parsePlainNormalized(data []byte, complete bool, name string, t Type) Parse
 	}
 
 	bodyStart, bodyEnd, truncated := body(data, pos, complete)
-	s := string(data[:max(bodyEnd, title.end)])
+	s := tx.keep(data[:max(bodyEnd, title.end)])
 	p := Parsed{
 		Type:          t,
 		Body:          s[bodyStart:bodyEnd],

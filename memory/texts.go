@@ -1,0 +1,45 @@
+package memory
+
+import "unsafe"
+
+// textChunk is the size of one block of a scan's document text: 64 KiB,
+// sixteen pages mapped by one prefault call. Smaller blocks would save
+// fewer faults; larger ones would keep more dead text alive (below).
+const textChunk = 64 << 10
+
+// texts hands out the strings a scan's new documents keep, packed into
+// blocks that are mapped a block at a time (prefault) instead of a page
+// fault per page as each string is copied in.
+//
+// Why: a cold scan must hold every document's text, and the read floor
+// holds none. On the VM these figures come from a first touch of a page
+// costs 17–19 µs (docs/decisions/0801-start-up-cost.md), so the ~1.4–2 MB
+// of text of a 1,000-topic tree took 350–500 faults, 6–9 ms against a
+// 12–18 ms floor, all of it in the memmove of the one string per document
+// (docs/decisions/0611-cold-scan-text.md).
+//
+// A block stays alive while any document in it does, like the slab of
+// Documents a scan allocates: a block whose other documents were re-read
+// since keeps their old text. A scan uses texts only for files read for
+// the first time (the cold scan, and new files), never for a changed
+// file, so the dead text held is at most the text of those first reads.
+// Each worker has its own texts; the zero value is ready to use and a nil
+// *texts copies each string on its own.
+type texts struct {
+	free []byte // the unused rest of the current block
+}
+
+// keep returns b as a string that does not share b's memory.
+func (t *texts) keep(b []byte) string {
+	if t == nil || len(b) == 0 || len(b) > textChunk/4 {
+		return string(b)
+	}
+	if len(b) > len(t.free) {
+		t.free = make([]byte, textChunk)
+		prefault(t.free)
+	}
+	n := copy(t.free, b)
+	s := unsafe.String(unsafe.SliceData(t.free), n)
+	t.free = t.free[n:]
+	return s
+}
