@@ -83,6 +83,9 @@ func FuzzRankIndexEqualsNaive(f *testing.F) {
 	f.Add("ประชุมลูกค้า", "งบประมาณ", "เซิร์ฟเวอร์", "กาแฟ", "")
 	f.Add("using logs", "logging", "used", "create_issue usage", "create_issue")
 	f.Add("eta-predictor-cg 消费组", "eta-predictor-cg", "kill.dispatch.writes", "eta predictor cg", "")
+	// A usage title after a tool's full name, a recent tool's own name in
+	// the query, and type words ("release", "freeze") a note holds.
+	f.Add("post_message thread_ts during the release freeze", "mcp__slack__post_message usage", "release freeze", "post_message takes thread_ts", "mcp__slack__post_message")
 	// Usage marker and tool name across the end of the body window.
 	f.Add("issue", "x", "", strings.Repeat("lorem ", 199)+"tool usage create_issue", "create_issue")
 	f.Fuzz(func(t *testing.T, query, title, desc, body, tool string) {

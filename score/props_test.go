@@ -30,7 +30,7 @@ var fragments = []string{
 	"categorie", "categories", "category", "adresse", "adresses", "cookies", "Straße",
 	"triage", "triaging", "triaged", "cache", "caching", "base", "based", "code", "coding",
 	"eta-predictor-cg", "kill.dispatch.writes", "kst-invoices", "v1.2", "-", ".", "Kurier-App",
-	"Sentry: usage", "how to call", "weather", "netflix",
+	"Sentry: usage", "how to call", "weather", "netflix", "mcp__github__create_issue usage",
 }
 
 var separators = []string{" ", " ", "\n", ", ", "-", "", "_", "/"}
