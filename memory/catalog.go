@@ -461,6 +461,10 @@ func (c *Catalog) scan() (Result, error) {
 	}
 	slab := make([]Document, fresh[0]+fresh[1])
 	entries := make([]entry, len(slab))
+	// Mapped in one call each rather than a fault per page as the workers
+	// and the fold first write them (as the documents' text is: texts).
+	prefaultSlice(slab)
+	prefaultSlice(entries)
 	for sc, n := range fresh {
 		if len(c.cache[sc]) == 0 && n > 0 {
 			c.cache[sc] = make(map[string]*entry, n)
@@ -468,6 +472,7 @@ func (c *Catalog) scan() (Result, error) {
 	}
 
 	out := make([]outcome, len(w.jobs))
+	prefaultSlice(out)
 	racyBefore := start.Add(-c.racyWindow).UnixNano()
 	workers := min(c.workers, max(len(w.jobs), 1))
 	for len(c.scratch) < workers {

@@ -43,3 +43,14 @@ func (t *texts) keep(b []byte) string {
 	t.free = t.free[n:]
 	return s
 }
+
+// prefaultSlice is prefault for the memory of a slice of any element
+// type: like prefault it only maps pages and never changes what they hold,
+// so it is safe on memory that holds pointers.
+func prefaultSlice[T any](s []T) {
+	if len(s) == 0 {
+		return
+	}
+	var zero T
+	prefault(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(zero)))
+}

@@ -37,3 +37,19 @@ func TestTextsKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefaultSliceKeepsContent: prefaultSlice leaves a slice of any
+// element type as it was, pointers included.
+func TestPrefaultSliceKeepsContent(t *testing.T) {
+	docs := make([]Document, 300)
+	for i := range docs {
+		docs[i] = Document{Title: strings.Repeat("t", i%7), Size: int64(i)}
+	}
+	want := make([]Document, len(docs))
+	copy(want, docs)
+	prefaultSlice(docs)
+	prefaultSlice([]entry(nil))
+	if diff := cmp.Diff(want, docs); diff != "" {
+		t.Errorf("prefaultSlice changed the slice (-want +got):\n%s", diff)
+	}
+}
