@@ -1,11 +1,13 @@
 package score
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/memrecall/memrecall/memory"
 )
@@ -14,29 +16,53 @@ import (
 // one flat byte slice, so that it can be written into a snapshot and used
 // by a fresh process as it is: loading it costs a look at its header and a
 // slot per document, not a tokenisation per document nor a map insertion
-// per key (docs/decisions/0121-frozen-index.md).
+// per key (docs/decisions/0121-frozen-index.md). It is also a warm
+// engine's resident index (0122), so its size is the engine's memory
+// (0125).
 //
 // Layout, integers little-endian:
 //
 //	magic     8 bytes, frozenMagic
-//	header    4 × u32: documents, terms, table slots (a power of two), record bytes
+//	header    6 × u32: documents, terms, table slots (a power of two),
+//	          record bytes, grams, gram bytes
 //	meta      documents × u32: the document's posting count, | frozenUsage
 //	          when the noise filter's usage-only half holds, | frozenIndexed
 //	          when the document is indexed at all
 //	table     slots × u32: 0 for empty, else 1 + the offset of a term's
 //	          record; open addressing by frozenHash of the key, linear probing
 //	records   per term: uvarint key length, key, uvarint postings length,
-//	          postings by increasing document number: the gap to the
-//	          previous document (the first: the number itself) as a uvarint,
-//	          then the field mask byte
+//	          postings
+//
+// and, when grams > 0, the terms that are a pair of three-byte UTF-8
+// characters (CJK bigrams: most keys of Chinese, Japanese and Korean text;
+// see gramKey), which the table and records above never hold:
+//
+//	buckets   (frozenBuckets + 1) × u32: the grams whose key >> 20 is b
+//	          are grams bucket[b] to bucket[b+1]−1
+//	keys      grams × u32: the gram keys, increasing
+//	marks     ⌈grams / frozenStride⌉ × u32: the offset in the gram lists of
+//	          the list of gram i × frozenStride
+//	lists     gram bytes: per gram, in key order: uvarint postings length,
+//	          postings
+//
+// A gram costs about 5 bytes besides its postings, against 15 for a term
+// in the table and records (key, two lengths, a table slot at the table's
+// load): at 10,000 Chinese topics that is most of the index.
+//
+// Postings, in both parts, are by increasing document number: per
+// posting, the uvarint of gap << 1 | explicit, gap being the distance to
+// the previous document less one (the first: the document number), then,
+// when explicit is set, the field mask byte; without it the mask is
+// fieldBody (nine postings in ten).
 //
 // Only the header and the meta words are checked when the data is loaded;
-// a table entry, a record and a posting are checked where they are read,
-// and anything out of bounds is dropped and counted (Index.FrozenDamage),
-// never trusted: a lookup is bounded by the table's size, a record by the
-// data, a document number by the documents. A snapshot's checksum makes
-// such damage the deliberate act of the file's owner, so the cost of a full
-// check at every start is not paid for it.
+// a table entry, a record, a bucket, a mark and a posting are checked
+// where they are read, and anything out of bounds is dropped and counted
+// (Index.FrozenDamage), never trusted: a lookup is bounded by the table's
+// size or the bucket, a record or list by the data, a document number by
+// the documents. A snapshot's checksum makes such damage the deliberate act
+// of the file's owner, so the cost of a full check at every start is not
+// paid for it.
 type frozen struct {
 	docs    int
 	terms   int
@@ -44,6 +70,12 @@ type frozen struct {
 	meta    []byte // documents × u32
 	table   []byte // slots × u32
 	records []byte
+	// The gram part: grams keys, buckets, marks and lists as laid out.
+	grams   int
+	buckets []byte
+	keys    []byte
+	marks   []byte
+	lists   []byte
 	// damage counts what reading refused. Readers hold the index's lock;
 	// the count is atomic so that it stays sound for any other reader.
 	damage atomic.Int64
@@ -51,13 +83,19 @@ type frozen struct {
 
 // frozenMagic opens an encoded frozen index; its last byte is the layout's
 // version.
-const frozenMagic = "mrfrozn\x02"
+const frozenMagic = "mrfrozn\x03"
 
 const (
-	frozenHeader  = len(frozenMagic) + 4*4
+	frozenHeader  = len(frozenMagic) + 6*4
 	frozenUsage   = 1 << 31
 	frozenIndexed = 1 << 30
 	frozenCount   = 1<<30 - 1
+	// frozenBuckets is the number of gram buckets (a gram's key >> 20, its
+	// first character's top twelve bits).
+	frozenBuckets = 1 << 12
+	// frozenStride is how many gram lists one mark spans: a lookup skips
+	// at most frozenStride−1 lists, a few bytes each, to reach its own.
+	frozenStride = 16
 )
 
 // Errors LoadFrozen reports; the index is left as it was.
@@ -82,6 +120,65 @@ func frozenHash(s string) uint32 {
 
 func u32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
 
+// gramKey reports whether key is a gram, two characters of three UTF-8
+// bytes each (U+0800 to U+FFFF: Han, kana, Hangul, ...), and if so its
+// key: the first character's code point << 16 | the second's. The mapping
+// is one to one, so appendGram gives the key back.
+func gramKey(key string) (uint32, bool) {
+	if len(key) != 6 || key[0] < 0xE0 || key[0] > 0xEF || key[3] < 0xE0 || key[3] > 0xEF {
+		return 0, false
+	}
+	a, n := utf8.DecodeRuneInString(key)
+	if n != 3 {
+		return 0, false
+	}
+	b, n := utf8.DecodeRuneInString(key[3:])
+	if n != 3 {
+		return 0, false
+	}
+	return uint32(a)<<16 | uint32(b), true
+}
+
+// appendGram appends the key of gram k to dst.
+func appendGram(dst []byte, k uint32) []byte {
+	return utf8.AppendRune(utf8.AppendRune(dst, rune(k>>16)), rune(k&0xFFFF))
+}
+
+// posting decodes the posting at the head of p (not empty), which follows
+// document prev (−1 before a term's first): its document, its field mask
+// and its length in bytes, or n == 0 when it does not fit the data or
+// names a document past the last. Every reader of postings decodes
+// through it, so there is one decoder to check.
+func (f *frozen) posting(p []byte, prev int64) (doc int64, m field, n int) {
+	v, n := uint64(p[0]), 1
+	if v >= 0x80 {
+		if v, n = binary.Uvarint(p); n <= 0 {
+			return 0, 0, 0
+		}
+	}
+	doc = prev + int64(v>>1) + 1
+	if v>>1 >= uint64(f.docs) || doc >= int64(f.docs) {
+		return 0, 0, 0
+	}
+	if v&1 == 0 {
+		return doc, fieldBody, n
+	}
+	if n >= len(p) || p[n] == 0 {
+		return 0, 0, 0
+	}
+	return doc, field(p[n]), n + 1
+}
+
+// appendPosting appends the posting of document doc with mask m after
+// document prev, as posting reads it.
+func appendPosting(dst []byte, prev, doc int32, m field) []byte {
+	v := uint64(doc-prev-1) << 1
+	if m != fieldBody {
+		return append(binary.AppendUvarint(dst, v|1), byte(m))
+	}
+	return binary.AppendUvarint(dst, v)
+}
+
 // record reads the term record at off: its key and postings, and the
 // offset of the next record; ok is false when it does not fit the data.
 func (f *frozen) record(off int) (key, postings []byte, next int, ok bool) {
@@ -104,9 +201,31 @@ func (f *frozen) record(off int) (key, postings []byte, next int, ok bool) {
 	return key, r[off : off+int(pl)], off + int(pl), true
 }
 
-// find returns the postings of key, or nil.
+// list reads the gram list at off of the lists: its postings and the
+// offset of the next list; ok is false when it does not fit the data.
+func (f *frozen) list(off int) (postings []byte, next int, ok bool) {
+	l := f.lists
+	if off < 0 || off >= len(l) {
+		return nil, 0, false
+	}
+	pl, n := binary.Uvarint(l[off:])
+	if n <= 0 || pl > uint64(len(l)-off-n) {
+		return nil, 0, false
+	}
+	off += n
+	return l[off : off+int(pl)], off + int(pl), true
+}
+
+// find returns the postings of key, or nil when the index has no such
+// term (a term it has may have no postings: an empty slice).
 func (f *frozen) find(key string) []byte {
-	if f == nil || f.terms == 0 {
+	if f == nil {
+		return nil
+	}
+	if k, ok := gramKey(key); ok {
+		return f.findGram(k)
+	}
+	if f.terms == 0 {
 		return nil
 	}
 	i := frozenHash(key) & f.mask
@@ -126,8 +245,46 @@ func (f *frozen) find(key string) []byte {
 	return nil
 }
 
-// each calls fn with every term's key and postings, in record order,
-// until a record does not fit the data.
+// findGram returns the postings of gram k, or nil.
+func (f *frozen) findGram(k uint32) []byte {
+	if f.grams == 0 {
+		return nil
+	}
+	b := int(k >> 20)
+	lo, hi := int(u32(f.buckets, b)), int(u32(f.buckets, b+1))
+	if lo > hi || hi > f.grams {
+		f.damage.Add(1)
+		return nil
+	}
+	end := hi
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if u32(f.keys, mid) < k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo >= end || u32(f.keys, lo) != k {
+		return nil
+	}
+	off := int(u32(f.marks, lo/frozenStride))
+	for skip := lo % frozenStride; ; skip-- {
+		p, next, ok := f.list(off)
+		if !ok {
+			f.damage.Add(1)
+			return nil
+		}
+		if skip == 0 {
+			return p
+		}
+		off = next
+	}
+}
+
+// each calls fn with every term's key and postings, the table's terms in
+// record order then the grams in key order, until a record or list does
+// not fit the data. The key is only valid during the call.
 func (f *frozen) each(fn func(key, postings []byte)) {
 	for off := 0; off < len(f.records); {
 		k, p, next, ok := f.record(off)
@@ -138,21 +295,30 @@ func (f *frozen) each(fn func(key, postings []byte)) {
 		fn(k, p)
 		off = next
 	}
+	var key []byte
+	for i, off := 0, 0; i < f.grams; i++ {
+		p, next, ok := f.list(off)
+		if !ok {
+			f.damage.Add(1)
+			return
+		}
+		key = appendGram(key[:0], u32(f.keys, i))
+		fn(key, p)
+		off = next
+	}
 }
 
 // postings calls fn with each posting of p, a term's postings as find
 // returns them, until one is out of bounds.
 func (f *frozen) postings(p []byte, fn func(doc int32, m field)) {
-	doc := int64(-1)
-	for len(p) > 0 {
-		gap, n := binary.Uvarint(p)
-		if n <= 0 || n >= len(p) || gap >= uint64(f.docs) || doc+int64(gap)+1 >= int64(f.docs) || p[n] == 0 {
+	for doc := int64(-1); len(p) > 0; {
+		d, m, n := f.posting(p, doc)
+		if n == 0 {
 			f.damage.Add(1)
 			return
 		}
-		doc += int64(gap) + 1
-		fn(int32(doc), field(p[n]))
-		p = p[n+1:]
+		fn(int32(d), m)
+		doc, p = d, p[n:]
 	}
 }
 
@@ -165,20 +331,33 @@ func decodeFrozen(data []byte, docs int) (*frozen, error) {
 		return bad("magic")
 	}
 	h := data[len(frozenMagic):]
-	nd, nt, ns, nr := u32(h, 0), u32(h, 1), u32(h, 2), u32(h, 3)
+	nd, nt, ns, nr, ng, gb := u32(h, 0), u32(h, 1), u32(h, 2), u32(h, 3), u32(h, 4), u32(h, 5)
 	if int64(nd) != int64(docs) {
 		return bad("document count")
 	}
 	if ns == 0 || ns&(ns-1) != 0 || uint64(ns) <= uint64(nt) {
 		return bad("table size")
 	}
-	if uint64(frozenHeader)+4*uint64(nd)+4*uint64(ns)+uint64(nr) != uint64(len(data)) {
+	nm := (uint64(ng) + frozenStride - 1) / frozenStride
+	grams := uint64(0)
+	if ng > 0 {
+		grams = 4*(frozenBuckets+1) + 4*uint64(ng) + 4*nm + uint64(gb)
+	} else if gb != 0 {
+		return bad("gram bytes")
+	}
+	if uint64(frozenHeader)+4*uint64(nd)+4*uint64(ns)+uint64(nr)+grams != uint64(len(data)) {
 		return bad("length")
 	}
-	f := &frozen{docs: int(nd), terms: int(nt), mask: ns - 1}
+	f := &frozen{docs: int(nd), terms: int(nt), mask: ns - 1, grams: int(ng)}
 	rest := data[frozenHeader:]
 	f.meta, rest = rest[:4*nd:4*nd], rest[4*nd:]
-	f.table, f.records = rest[:4*ns:4*ns], rest[4*ns:]
+	f.table, rest = rest[:4*ns:4*ns], rest[4*ns:]
+	f.records, rest = rest[:nr:nr], rest[nr:]
+	if ng > 0 {
+		f.buckets, rest = rest[:4*(frozenBuckets+1):4*(frozenBuckets+1)], rest[4*(frozenBuckets+1):]
+		f.keys, rest = rest[:4*ng:4*ng], rest[4*ng:]
+		f.marks, f.lists = rest[:4*nm:4*nm], rest[4*nm:]
+	}
 	for d := range int(nd) {
 		if m := u32(f.meta, d); m&frozenIndexed == 0 && m != 0 {
 			return bad("document")
@@ -202,18 +381,34 @@ type frozenTerm struct {
 // encodeFrozen lays out terms (keys distinct) over the documents of meta;
 // it sorts each term's postings by document.
 func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
-	nt := len(terms)
+	type gram struct {
+		key  uint32
+		term int32
+	}
+	var grams []gram
+	nt := 0
+	size := frozenHeader + 4*len(meta)
+	for i, t := range terms {
+		if k, ok := gramKey(t.key); ok {
+			grams = append(grams, gram{k, int32(i)})
+			size += 6 + 2*len(t.postings)
+		} else {
+			nt++
+			size += len(t.key) + 2*len(t.postings) + 4
+		}
+	}
 	ns := uint32(1)
 	for uint64(ns) < uint64(nt)+uint64(nt)/4+1 { // load at most 0.8
 		ns <<= 1
 	}
-	size := frozenHeader + 4*len(meta) + 4*int(ns)
-	for _, t := range terms {
-		size += len(t.key) + 2*len(t.postings) + 4
+	size += 4 * int(ns)
+	nm := (len(grams) + frozenStride - 1) / frozenStride
+	if len(grams) > 0 {
+		size += 4 * (frozenBuckets + 1 + nm)
 	}
 	b := make([]byte, 0, size+size/8)
 	b = append(b, frozenMagic...)
-	for _, v := range [4]uint32{uint32(len(meta)), uint32(nt), ns, 0} {
+	for _, v := range [6]uint32{uint32(len(meta)), uint32(nt), ns, 0, uint32(len(grams)), 0} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	for _, m := range meta {
@@ -225,7 +420,9 @@ func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 	mask := ns - 1
 	var post []byte
 	for _, term := range terms {
-		sortFrozenPostings(term.postings)
+		if _, ok := gramKey(term.key); ok {
+			continue
+		}
 		i := frozenHash(term.key) & mask
 		for binary.LittleEndian.Uint32(b[table+4*int(i):]) != 0 {
 			i = (i + 1) & mask
@@ -233,18 +430,52 @@ func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 		binary.LittleEndian.PutUint32(b[table+4*int(i):], uint32(len(b)-records+1))
 		b = binary.AppendUvarint(b, uint64(len(term.key)))
 		b = append(b, term.key...)
-		post = post[:0]
-		prev := int32(-1)
-		for _, p := range term.postings {
-			post = binary.AppendUvarint(post, uint64(p.doc-prev-1))
-			post = append(post, byte(p.mask))
-			prev = p.doc
-		}
+		post = appendPostings(post[:0], term.postings)
 		b = binary.AppendUvarint(b, uint64(len(post)))
 		b = append(b, post...)
 	}
 	binary.LittleEndian.PutUint32(b[len(frozenMagic)+12:], uint32(len(b)-records))
+	if len(grams) == 0 {
+		return b
+	}
+	slices.SortFunc(grams, func(x, y gram) int { return cmp.Compare(x.key, y.key) })
+	var bucket [frozenBuckets + 1]uint32
+	for _, g := range grams {
+		bucket[g.key>>20+1]++
+	}
+	for i := 1; i <= frozenBuckets; i++ {
+		bucket[i] += bucket[i-1]
+	}
+	for _, v := range bucket {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	for _, g := range grams {
+		b = binary.LittleEndian.AppendUint32(b, g.key)
+	}
+	marks := len(b)
+	b = append(b, make([]byte, 4*nm)...)
+	lists := len(b)
+	for i, g := range grams {
+		if i%frozenStride == 0 {
+			binary.LittleEndian.PutUint32(b[marks+4*(i/frozenStride):], uint32(len(b)-lists))
+		}
+		post = appendPostings(post[:0], terms[g.term].postings)
+		b = binary.AppendUvarint(b, uint64(len(post)))
+		b = append(b, post...)
+	}
+	binary.LittleEndian.PutUint32(b[len(frozenMagic)+20:], uint32(len(b)-lists))
 	return b
+}
+
+// appendPostings sorts ps by document and appends their encoding.
+func appendPostings(dst []byte, ps []frozenPosting) []byte {
+	sortFrozenPostings(ps)
+	prev := int32(-1)
+	for _, p := range ps {
+		dst = appendPosting(dst, prev, p.doc, p.mask)
+		prev = p.doc
+	}
+	return dst
 }
 
 // sortFrozenPostings orders a term's postings by document number.
@@ -459,6 +690,18 @@ func (ix *Index) collectFrozen(docs []*memory.Document) ([]uint32, []frozenTerm)
 	for _, m := range meta {
 		total += int(m & frozenCount)
 	}
+	// The counts of documents loaded from a snapshot are the data's word,
+	// unchecked (LoadFrozen checks no posting): a hostile count of 2³⁰
+	// would size the buffer at 8 GB. No more postings exist than the live
+	// lists hold and the base's bytes can encode, one byte at least each.
+	limit := 0
+	for _, l := range ix.lists {
+		limit += len(l)
+	}
+	if f := ix.base; f != nil {
+		limit += len(f.records) + len(f.lists)
+	}
+	total = min(total, limit)
 	all := make([]frozenPosting, 0, total)
 	live := func(key string) {
 		id, ok := ix.terms[key]

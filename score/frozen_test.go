@@ -3,6 +3,8 @@ package score
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -214,6 +216,195 @@ func TestFreezeKeepsWhatItHolds(t *testing.T) {
 		}
 		if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
 			t.Errorf("%q: ranked (-naive +frozen):\n%s", q, diff)
+		}
+	}
+}
+
+// refPostings decodes a term's postings as the layout's comment in
+// frozen.go describes them, written apart from frozen.posting on purpose:
+// the hits in order, and whether the postings stop at damage.
+func refPostings(p []byte, docs int) (hits []hit, damaged bool) {
+	prev := -1
+	for len(p) > 0 {
+		v, n := binary.Uvarint(p)
+		if n <= 0 {
+			return hits, true
+		}
+		gap := v >> 1
+		if gap >= uint64(docs) || uint64(prev+1)+gap >= uint64(docs) {
+			return hits, true
+		}
+		m := fieldBody
+		if v&1 == 1 {
+			if n >= len(p) || p[n] == 0 {
+				return hits, true
+			}
+			m = field(p[n])
+			n++
+		}
+		prev += 1 + int(gap)
+		hits = append(hits, hit{int32(prev), m})
+		p = p[n:]
+	}
+	return hits, false
+}
+
+// oneTermFrozen lays out by hand a frozen index of docs documents holding
+// one term, key (not a gram), whose postings are the bytes p as given,
+// valid or not.
+func oneTermFrozen(docs int, key string, p []byte) []byte {
+	b := []byte(frozenMagic)
+	var rec []byte
+	rec = binary.AppendUvarint(rec, uint64(len(key)))
+	rec = append(rec, key...)
+	rec = binary.AppendUvarint(rec, uint64(len(p)))
+	rec = append(rec, p...)
+	for _, v := range [6]uint32{uint32(docs), 1, 2, uint32(len(rec)), 0, 0} {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	for range docs {
+		b = binary.LittleEndian.AppendUint32(b, frozenIndexed|1)
+	}
+	var table [2]uint32
+	table[frozenHash(key)&1] = 1
+	for _, v := range table {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return append(b, rec...)
+}
+
+// TestPropPostingsDecodeAsWritten is the differential test of the two
+// loops that read frozen postings, frozen.postings (freezing again,
+// compaction) and the one inlined in weighSlots' gather (every warm
+// query), against refPostings: over valid postings (every gap length and
+// mask, as appendPostings writes them) and damaged ones (truncated, a
+// byte changed, bytes appended, random bytes), both give the reference's
+// hits and count damage exactly when it stops at damage.
+func TestPropPostingsDecodeAsWritten(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 400).Draw(t, "docs")
+		var p []byte
+		if rapid.IntRange(0, 4).Draw(t, "random") == 0 {
+			p = rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")
+		} else {
+			var want []frozenPosting
+			for d := range n {
+				if rapid.IntRange(0, 3).Draw(t, "in") == 0 {
+					m := fieldBody
+					if rapid.Bool().Draw(t, "otherMask") {
+						m = field(rapid.IntRange(1, 255).Draw(t, "mask"))
+					}
+					want = append(want, frozenPosting{int32(d), m})
+				}
+			}
+			p = appendPostings(nil, want)
+			var wantHits []hit
+			for _, w := range want {
+				wantHits = append(wantHits, hit{w.doc, w.mask})
+			}
+			if got, bad := refPostings(p, n); bad || !cmp.Equal(got, wantHits, cmp.AllowUnexported(hit{})) {
+				t.Fatalf("valid postings decode to %v (damaged %v), want %v", got, bad, wantHits)
+			}
+			switch rapid.IntRange(0, 3).Draw(t, "damage") {
+			case 1:
+				if len(p) > 0 {
+					p = p[:rapid.IntRange(0, len(p)-1).Draw(t, "cut")]
+				}
+			case 2:
+				if len(p) > 0 {
+					p[rapid.IntRange(0, len(p)-1).Draw(t, "at")] = rapid.Byte().Draw(t, "to")
+				}
+			case 3:
+				p = append(p, rapid.SliceOfN(rapid.Byte(), 1, 4).Draw(t, "tail")...)
+			}
+		}
+		want, bad := refPostings(p, n)
+		wantDamage := int64(0)
+		if bad {
+			wantDamage = 1
+		}
+
+		f, err := decodeFrozen(oneTermFrozen(n, "deploy", p), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []hit
+		f.postings(f.find("deploy"), func(doc int32, m field) { got = append(got, hit{doc, m}) })
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(hit{})); diff != "" {
+			t.Fatalf("frozen.postings (-reference +got):\n%s", diff)
+		}
+		if f.damageCount() != wantDamage {
+			t.Fatalf("frozen.postings counted %d damage, want %d", f.damageCount(), wantDamage)
+		}
+
+		docs := make([]*memory.Document, n)
+		for i := range docs {
+			docs[i] = doc(fmt.Sprint(i), memory.TypeProject, "t", "", "b", 1)
+		}
+		ix := NewIndex()
+		if err := ix.LoadFrozen(docs, oneTermFrozen(n, "deploy", p)); err != nil {
+			t.Fatal(err)
+		}
+		q := NewQuery("deploy", nil)
+		ix.mu.Lock()
+		ix.sync(docs, false)
+		ix.weighSlots(&q)
+		got = append([]hit(nil), ix.hits[ix.starts[0]:ix.starts[1]]...)
+		damage := ix.base.damageCount()
+		ix.mu.Unlock()
+		if len(got) == 0 {
+			got = nil
+		}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(hit{})); diff != "" {
+			t.Fatalf("gather (-reference +got):\n%s", diff)
+		}
+		if damage != wantDamage {
+			t.Fatalf("gather counted %d damage, want %d", damage, wantDamage)
+		}
+	})
+}
+
+// TestFrozenHostileCountsSizeNothing: the posting counts of the meta
+// words are the data's word, unchecked at load. A re-layout (Freeze, or
+// refreezeIfDue after evictions) must not size its buffers by a hostile
+// count of 2³⁰ − 1 per document (16 GB for two documents), only by what
+// the data and the live lists can hold.
+func TestFrozenHostileCountsSizeNothing(t *testing.T) {
+	docs, data := frozenSample(t)
+	b := append([]byte(nil), data...)
+	for i := range docs {
+		binary.LittleEndian.PutUint32(b[frozenHeader+4*i:], frozenIndexed|frozenCount)
+	}
+	ix := NewIndex()
+	if err := ix.LoadFrozen(docs, b); err != nil {
+		t.Fatal(err)
+	}
+	// A third document in the live map makes Freeze lay everything out.
+	all := append(append([]*memory.Document(nil), docs...), doc("c", memory.TypeUser, "Deploy habits", "", "服务器", 3))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if !ix.Freeze(all) {
+		t.Fatal("Freeze laid nothing out")
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("Freeze of three documents allocated %d bytes", got)
+	}
+	checkFrozenAnswers(t, ix, all)
+}
+
+// checkFrozenAnswers compares ix's answers over docs with RankNaive's for
+// a few queries.
+func checkFrozenAnswers(t *testing.T, ix *Index, docs []*memory.Document) {
+	t.Helper()
+	for _, q := range []string{"deploy", "服务器 usage", "部署 schema"} {
+		wantKept, wantRanked := RankNaive(NewQuery(q, nil), docs)
+		gotKept, gotRanked := ix.Rank(NewQuery(q, nil), docs)
+		if diff := cmp.Diff(wantKept, gotKept); diff != "" {
+			t.Errorf("%q: kept (-naive +index):\n%s", q, diff)
+		}
+		if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
+			t.Errorf("%q: ranked (-naive +index):\n%s", q, diff)
 		}
 	}
 }

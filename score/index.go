@@ -1,7 +1,6 @@
 package score
 
 import (
-	"encoding/binary"
 	"runtime"
 	"slices"
 	"strings"
@@ -332,23 +331,19 @@ func (ix *Index) weighSlots(q *Query) weighing {
 				}
 			}
 		}
-		// The base's postings, decoded inline (frozen.postings with the
-		// same checks, without a call per posting).
+		// The base's postings: frozen.postings without the call back
+		// per posting.
 		p := ix.base.find(key)
 		for doc := int64(-1); len(p) > 0; {
-			gap, n := uint64(p[0]), 1
-			if gap >= 0x80 {
-				gap, n = binary.Uvarint(p)
-			}
-			if n <= 0 || n >= len(p) || gap >= uint64(ix.base.docs) || doc+int64(gap)+1 >= int64(ix.base.docs) || p[n] == 0 {
+			d, m, n := ix.base.posting(p, doc)
+			if n == 0 {
 				ix.base.damage.Add(1)
 				break
 			}
-			doc += int64(gap) + 1
-			if ix.slots[doc].gen == 0 {
-				add(int32(doc), field(p[n]), fold)
+			if ix.slots[d].gen == 0 {
+				add(int32(d), m, fold)
 			}
-			p = p[n+1:]
+			doc, p = d, p[n:]
 		}
 	}
 	for t, tok := range q.tokens {
