@@ -153,7 +153,7 @@ func runDelivery(ctx context.Context, c *Corpus, tree *Tree, ids map[memory.ID]s
 			}
 			wg.Go(func() {
 				o := newOracle(ids, []*Case{k})
-				eng := newEngine(opts.start, tree, o, sc.latency)
+				eng := newEngine(opts.start, tree, o, sc.latency, true)
 				defer eng.Shutdown()
 				time.Sleep(warmWait)
 				pl.mine[i] = runTurn(ctx, eng, ids, k, sc.turn)

@@ -16,7 +16,7 @@ import (
 // the previous plan — the cases stay independent.
 func collectInputs(ctx context.Context, tree *Tree, ids map[memory.ID]string, cases []*Case) ([]caseInputs, error) {
 	o := newOracle(ids, cases)
-	eng := newEngine(nil, tree, o, 0)
+	eng := newEngine(nil, tree, o, 0, false)
 	defer eng.Shutdown()
 	out := make([]caseInputs, len(cases))
 	for i, k := range cases {
@@ -35,8 +35,13 @@ func collectInputs(ctx context.Context, tree *Tree, ids map[memory.ID]string, ca
 }
 
 // newEngine starts an engine on tree with the oracle behind the latency,
-// with start (recall.New when nil).
-func newEngine(start func(recall.Options) *recall.Engine, tree *Tree, o *oracle, latency time.Duration) *recall.Engine {
+// with start (recall.New when nil). oneShot makes it StatOnly (decision
+// 0905): an engine for a single turn asks one query, and a delivery run
+// starts one per turn, over a hundred at once in an Engine run; watched,
+// they held all 128 of the user's inotify instances at once. An engine
+// that answers a whole run of queries keeps its watch, which saves it a
+// stat of every file per query.
+func newEngine(start func(recall.Options) *recall.Engine, tree *Tree, o *oracle, latency time.Duration, oneShot bool) *recall.Engine {
 	if start == nil {
 		start = recall.New
 	}
@@ -44,6 +49,7 @@ func newEngine(start func(recall.Options) *recall.Engine, tree *Tree, o *oracle,
 		ProjectDir: tree.Roots.Project,
 		UserDir:    tree.Roots.User,
 		Selector:   o.selector(latency),
+		StatOnly:   oneShot,
 	})
 }
 
@@ -84,7 +90,7 @@ func crossed(t recall.Trace, ids map[memory.ID]string, tr turnResult) int {
 // engine and returns what each turn injected.
 func runConversation(ctx context.Context, start func(recall.Options) *recall.Engine, tree *Tree, ids map[memory.ID]string, cases []*Case, sc scenario) []turnResult {
 	o := newOracle(ids, cases)
-	eng := newEngine(start, tree, o, sc.latency)
+	eng := newEngine(start, tree, o, sc.latency, false)
 	defer eng.Shutdown()
 	time.Sleep(warmWait)
 	out := make([]turnResult, len(cases))

@@ -56,7 +56,8 @@ type Options struct {
 	// scan reads nothing but the notification queue
 	// (docs/decisions/0620-inotify-revalidation.md). The watch holds one
 	// inotify descriptor until Shutdown (or Corpus.Close for a shared
-	// corpus).
+	// corpus); a user has 128. A host that asks one query and exits gains
+	// nothing from the watch and should set StatOnly (decision 0905).
 	StatOnly bool
 	// SnapshotDir is where the engine keeps the persistent snapshot of its
 	// memory tree (one file per pair of roots), so that a fresh process
