@@ -3,6 +3,7 @@ package score
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -47,19 +48,28 @@ func nonWordBytes(x uint64) uint64 {
 	return ^(lower | digit) & high
 }
 
-// scoreASCII is scoreDirect's general path for a document whose normalised fields are all
+// scoreASCII is scoreASCIIField on every field of text, whose normalised
+// fields are all ASCII.
+func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]field) {
+	for fi, s := range text {
+		scoreASCIIField(q, s, fieldOf[fi], buf, masks)
+	}
+}
+
+// scoreASCIIField is scoreField for a field whose normalised text s is
 // ASCII (most memory text): the same tokens, found by a loop over bytes
 // instead of the general tokenizer with its per-rune classification and
 // per-token callbacks, and the same test per token (the query's prefilter,
 // then the token's keys among the query's tokens). A directly scored
 // document is the whole cost of a cold query's ranking, so this loop is
-// that cost. TestPropScoreASCIIEqualsTokens checks it against scoreTokens.
+// that cost. TestPropScoreASCIIEqualsTokens checks it against the
+// tokenizer.
 //
 // The tokens of ASCII text (see forEachTokenOf) are every word run of at
 // least minWordRunes bytes and every chain of two or more runs joined by
 // single joiners (create_issue, eta-predictor-cg), whatever the runs' lengths.
-func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]field) {
-	check := func(tok string, f field) {
+func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) {
+	check := func(tok string) {
 		if !q.mayMatch(tok) {
 			return
 		}
@@ -68,31 +78,48 @@ func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]f
 			q.apply(masks, k, f)
 		}
 	}
-	for fi, s := range text {
-		f := fieldOf[fi]
-		chain, parts := 0, 0
-		for i := 0; i < len(s); {
-			if !asciiWordByte[s[i]] {
-				i++
-				continue
-			}
-			start := i
-			i = wordRunEnd(s, i)
-			if i-start >= minWordRunes {
-				check(s[start:i], f)
-			}
-			if parts == 0 {
-				chain = start
-			}
-			parts++
-			if i+1 < len(s) && isJoiner(s[i]) && asciiWordByte[s[i+1]] {
-				i++ // the joiner: the next run continues the chain
-				continue
-			}
-			if parts > 1 {
-				check(s[chain:i], f)
-			}
-			parts = 0
+	chain, parts := 0, 0
+	for i := 0; i < len(s); {
+		if !asciiWordByte[s[i]] {
+			i++
+			continue
 		}
+		start := i
+		i = wordRunEnd(s, i)
+		if i-start >= minWordRunes {
+			check(s[start:i])
+		}
+		if parts == 0 {
+			chain = start
+		}
+		parts++
+		if i+1 < len(s) && isJoiner(s[i]) && asciiWordByte[s[i+1]] {
+			i++ // the joiner: the next run continues the chain
+			continue
+		}
+		if parts > 1 {
+			check(s[chain:i])
+		}
+		parts = 0
 	}
+}
+
+// scoreField records in masks the query tokens that the tokens of one
+// field's text s (raw or normalised: Normalize is idempotent) match in
+// field f. ASCII text takes the byte loop, text that normalisation keeps
+// as it is the one-decode loop of scoreRawField, and the rest is
+// normalised and tokenised by the general tokenizer.
+func scoreField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) {
+	switch asciiCase(s) {
+	case asciiUpper:
+		s = strings.ToLower(s)
+		fallthrough
+	case asciiLower:
+		scoreASCIIField(q, s, f, buf, masks)
+		return
+	}
+	if scoreRawField(q, s, f, buf, masks) {
+		return
+	}
+	forEachFieldKey(q, Normalize(s), f, buf, func(k string, f field) { q.apply(masks, k, f) })
 }

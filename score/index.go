@@ -465,20 +465,37 @@ func (ix *Index) scoreRange(q *Query, docs []*memory.Document, positions []int, 
 // keys. A removed document is matched all the same: it counts in the
 // tokens' document frequencies.
 func scoreDirect(q *Query, d *memory.Document, buf *[]string, masks *[MaxQueryTokens]field) (noise bool) {
-	text, ascii := normalizedTextASCII(d)
 	if len(q.aliases) > 0 {
+		// The noise filter reads the normalised text: normalise first,
+		// and score what it read.
+		text, _ := normalizedTextASCII(d)
 		nt, ok := text.usageOnly()
 		noise = ok && mentionsTool(nt, q.aliases)
-	}
-	if len(q.tokens) == 0 {
+		if len(q.tokens) == 0 {
+			return noise
+		}
+		for fi, s := range text {
+			scoreField(q, s, fieldOf[fi], buf, masks)
+		}
 		return noise
 	}
-	if ascii {
-		scoreASCII(q, &text, buf, masks)
-	} else {
-		text.forEachKey(q, buf, func(k string, f field) { q.apply(masks, k, f) })
+	if len(q.tokens) == 0 {
+		return false
 	}
-	return noise
+	scoreField(q, d.Title, fieldTitle, buf, masks)
+	scoreField(q, d.Description, fieldDescription, buf, masks)
+	// Whether a body of up to four bytes per window rune is within the
+	// window is a question of valid UTF-8, which scoring the body as it
+	// stands decides without a pass of its own.
+	w, far, unchecked := splitBodyUnchecked(d.Body, false)
+	if !unchecked {
+		scoreField(q, w, fieldBody, buf, masks)
+	} else if !scoreRawField(q, w, fieldBody, buf, masks) {
+		w, far = splitBody(d.Body)
+		scoreField(q, w, fieldBody, buf, masks)
+	}
+	scoreField(q, far, fieldFar, buf, masks)
+	return false
 }
 
 // sync makes the index hold the documents of docs (indexing new ones, or,

@@ -32,12 +32,21 @@ var fieldOf = [4]field{fieldTitle, fieldDescription, fieldBody, fieldFar}
 // boundary, so that a document's cost is bounded whatever its caller
 // hands in.
 func splitBody(body string) (window, far string) {
-	w := BodyWindow(body)
+	window, far, _ = splitBodyUnchecked(body, true)
+	return window, far
+}
+
+// splitBodyUnchecked is splitBody; with validate false, a body whose
+// window is the whole body if it is valid UTF-8 is returned as the window
+// without that check, and unchecked says so: the caller must then either
+// find the body valid or call splitBody (see bodyWindow).
+func splitBodyUnchecked(body string, validate bool) (window, far string, unchecked bool) {
+	w, unchecked := bodyWindow(body, validate)
 	end := min(len(body), max(memory.ReadLimit, len(w)))
 	for end < len(body) && end > len(w) && !utf8.RuneStart(body[end]) {
 		end--
 	}
-	return w, body[len(w):end]
+	return w, body[len(w):end], unchecked
 }
 
 func normalizedText(d *memory.Document) docText {
@@ -73,39 +82,55 @@ func normalizedTextASCII(d *memory.Document) (docText, bool) {
 // skipped.
 func (t *docText) forEachKey(q *Query, buf *[]string, fn func(key string, f field)) {
 	for i, text := range t {
-		f := fieldOf[i]
-		forEachTokenKind(text, false, func(tok string, word bool) {
-			if !word {
-				// A CJK or Thai-like n-gram is its own only key, at least
-				// six bytes long and never folded: the prefilter is its
-				// head alone.
-				if q == nil || q.headMayMatch(tok) {
-					fn(tok, f)
-				}
-				return
-			}
-			// Decided once per token: whether its keys may fold, for the
-			// filter and for the folded keys below. A key is made of the
-			// token's characters (and an ASCII e), so when the token does
-			// not fold, none of its keys does.
-			folds := needsFold(tok) // false for ASCII, in the same pass
-			if q != nil && !q.mayMatchFolding(tok, folds) {
-				return
-			}
-			*buf = appendKeys((*buf)[:0], tok)
-			n := len(*buf)
-			for _, k := range *buf {
-				fn(k, f)
-			}
-			if !folds {
-				return
-			}
-			*buf = appendFoldedKeys(*buf, (*buf)[:n])
-			for _, k := range (*buf)[n:] {
-				fn(k, f<<foldShift)
-			}
-		})
+		forEachFieldKey(q, text, fieldOf[i], buf, fn)
 	}
+}
+
+// forEachFieldKey is forEachKey for one field's normalised text.
+func forEachFieldKey(q *Query, text string, f field, buf *[]string, fn func(key string, f field)) {
+	forEachTokenKind(text, false, func(tok string, word bool) {
+		if !word {
+			// A CJK or Thai-like n-gram is its own only key, at least
+			// six bytes long and never folded: the prefilter is its head
+			// alone.
+			if q == nil || q.headMayMatch(tok) {
+				fn(tok, f)
+			}
+			return
+		}
+		n, ok := wordKeys(q, tok, buf)
+		if !ok {
+			return
+		}
+		for _, k := range (*buf)[:n] {
+			fn(k, f)
+		}
+		for _, k := range (*buf)[n:] {
+			fn(k, f<<foldShift)
+		}
+	})
+}
+
+// wordKeys puts in *buf the keys (appendKeys) of word token tok, the
+// first n of them exact and the rest folded (see fold); ok is false when
+// q is not nil and its prefilter says no key of tok can match it, and
+// then *buf is not set. It is the per-token work of forEachKey and of
+// direct scoring (applyWord).
+func wordKeys(q *Query, tok string, buf *[]string) (n int, ok bool) {
+	// Decided once per token: whether its keys may fold, for the filter
+	// and for the folded keys below. A key is made of the token's
+	// characters (and an ASCII e), so when the token does not fold, none
+	// of its keys does.
+	folds := needsFold(tok) // false for ASCII, in the same pass
+	if q != nil && !q.mayMatchFolding(tok, folds) {
+		return 0, false
+	}
+	*buf = appendKeys((*buf)[:0], tok)
+	n = len(*buf)
+	if folds {
+		*buf = appendFoldedKeys(*buf, (*buf)[:n])
+	}
+	return n, true
 }
 
 // appendFoldedKeys appends to dst the folded form of each key of keys

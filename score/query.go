@@ -155,7 +155,10 @@ func NewQuery(text string, recentTools []string) Query {
 			} else if isCommonWord(t) {
 				q.common |= 1 << i
 			}
-			if a := fold(t); a != t {
+			// A token of a letter and marks alone (ـَّ, the NFKC of
+			// U+FCF2) folds to nothing: no key is empty, so it has no
+			// folded form.
+			if a := fold(t); a != t && a != "" {
 				q.alts[i] = a
 				r := q.lookup[a]
 				r.folded |= 1 << i

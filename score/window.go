@@ -13,17 +13,33 @@ import (
 // window is taken on the raw body, before normalisation, because that is
 // what the user and the model see.
 func BodyWindow(body string) string {
+	w, _ := bodyWindow(body, true)
+	return w
+}
+
+// bodyWindow is BodyWindow. With validate false, a body that is its own
+// window if it is valid UTF-8 (not longer in code-point starts than the
+// window) is returned whole without the validity check, which is a
+// decode of every rune, and unchecked says so: a caller that decodes the
+// body anyway checks it there (scoreDirect), and calls BodyWindow when it
+// is not valid.
+func bodyWindow(body string, validate bool) (w string, unchecked bool) {
 	if len(body) <= memory.BodyWindow {
-		return body // no more runes than bytes
+		return body, false // no more runes than bytes
 	}
 	if asciiCase(body[:memory.BodyWindow]) != notASCII {
-		return body[:memory.BodyWindow] // one byte per rune
+		return body[:memory.BodyWindow], false // one byte per rune
 	}
 	// A body the scan has already cut to the window is within it: one
 	// counting pass, with no decoding, says so. A body longer than the
 	// window's runes can be bytes (utf8.UTFMax each) is not.
-	if len(body) <= utf8.UTFMax*memory.BodyWindow && runeCountAtMost(body, memory.BodyWindow) {
-		return body
+	if len(body) <= utf8.UTFMax*memory.BodyWindow && startsAtMost(body, memory.BodyWindow) {
+		if !validate {
+			return body, true
+		}
+		if withinRunes(body, memory.BodyWindow) {
+			return body, false
+		}
 	}
 	// The window's runes, as a range loop counts them (an invalid byte is
 	// one), and no further.
@@ -32,15 +48,21 @@ func BodyWindow(body string) string {
 		_, size := decodeRune(body, i)
 		i += size
 	}
-	return body[:i]
+	return body[:i], false
 }
 
-// runeCountAtMost reports utf8.RuneCountInString(s) <= n. It counts the
-// bytes that start a code point (not 10xxxxxx) eight at a time: no text
-// has more of them than code points, so more than n decides; otherwise
-// valid UTF-8 has exactly that many, and only invalid text is counted the
-// slow way (TestPropBodyWindowEqualsRef).
-func runeCountAtMost(s string, n int) bool {
+// withinRunes reports utf8.RuneCountInString(s) <= n for s that has at
+// most n code-point starts (startsAtMost): valid UTF-8 has that many code
+// points, and only invalid text is counted the slow way
+// (TestPropBodyWindowEqualsRef).
+func withinRunes(s string, n int) bool {
+	return utf8.ValidString(s) || utf8.RuneCountInString(s) <= n
+}
+
+// startsAtMost reports whether s has at most n bytes that start a code
+// point (are not 10xxxxxx), counting eight bytes at a time. No text has
+// more of them than code points, so false means more than n code points.
+func startsAtMost(s string, n int) bool {
 	const high = 0x8080808080808080
 	starts, i := 0, 0
 	for ; i+8 <= len(s); i += 8 {
@@ -55,8 +77,5 @@ func runeCountAtMost(s string, n int) bool {
 			starts++
 		}
 	}
-	if starts > n {
-		return false
-	}
-	return utf8.ValidString(s) || utf8.RuneCountInString(s) <= n
+	return starts <= n
 }
