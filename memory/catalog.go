@@ -425,10 +425,21 @@ type outcome struct {
 // scan runs one full scan. It is called by one goroutine at a time.
 func (c *Catalog) scan() (Result, error) {
 	start := c.now()
-	if c.snap != nil && !c.snap.loaded {
-		c.loadSnapshot()
+	// The first scan of a catalog with a snapshot reads the snapshot while
+	// it walks and stats the tree (decision 0803). The walk then sees an
+	// empty cache; the jobs are matched with the seeded entries after it.
+	seed := c.startSnapshotLoad()
+	if seed != nil {
+		defer func() {
+			if seed != nil {
+				seed() // a failed walk still seeds the next scan
+			}
+		}()
 	}
 	w := walker{fsys: c.fsys, cache: c.cache}
+	if seed != nil {
+		w.cache = scopeCache{} // the cache is the loader's until seed returns
+	}
 	defer w.close()
 	if c.watch != nil {
 		c.mu.Lock()
@@ -446,6 +457,18 @@ func (c *Catalog) scan() (Result, error) {
 	if err := w.walkRoot(c.roots.User, ScopeUser); err != nil {
 		w.settleWatch(false)
 		return Result{}, err
+	}
+
+	var pre []statOutcome
+	if seed != nil {
+		pre = c.statAll(w.jobs)
+		seed()
+		seed = nil
+		for i := range w.jobs {
+			if j := &w.jobs[i]; j.old == nil {
+				j.old = c.cache[j.scope][j.path]
+			}
+		}
 	}
 
 	// Files the catalog has never seen will be read: their Documents and
@@ -490,7 +513,11 @@ func (c *Catalog) scan() (Result, error) {
 				if j >= len(w.jobs) {
 					return
 				}
-				out[j], crlf = c.visit(&w.jobs[j], slab, buf, crlf, &tx, racyBefore)
+				var st *statOutcome
+				if pre != nil {
+					st = &pre[j]
+				}
+				out[j], crlf = c.visit(&w.jobs[j], st, slab, buf, crlf, &tx, racyBefore)
 			}
 		})
 	}
@@ -559,12 +586,47 @@ func (c *Catalog) scan() (Result, error) {
 	return res, nil
 }
 
-// visit revalidates or reads one file. A file read for the first time
-// keeps its text in tx's blocks, a changed one in its own allocation (see
-// texts).
-func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
+// statOutcome is a file's stat taken before its entry was known.
+type statOutcome struct {
+	key fileKey
+	err error
+}
+
+// statAll stats every job's file on the scan's workers. The first scan
+// with a snapshot does this while the snapshot loads, before it knows
+// which files the snapshot holds.
+func (c *Catalog) statAll(jobs []job) []statOutcome {
+	pre := make([]statOutcome, len(jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(c.workers, max(len(jobs), 1)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				pre[i].key, pre[i].err = c.fsys.stat(jobs[i].path, jobs[i].at)
+			}
+		})
+	}
+	wg.Wait()
+	return pre
+}
+
+// visit revalidates or reads one file. pre, when not nil, is the file's
+// stat taken earlier in this scan (statAll), used instead of a new one. A
+// file read for the first time keeps its text in tx's blocks, a changed
+// one in its own allocation (see texts).
+func (c *Catalog) visit(j *job, pre *statOutcome, slab []Document, buf, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
-		k, err := c.fsys.stat(j.path, j.at)
+		var k fileKey
+		var err error
+		if pre != nil {
+			k, err = pre.key, pre.err
+		} else {
+			k, err = c.fsys.stat(j.path, j.at)
+		}
 		if err != nil {
 			return outcome{skip: skipForIO(err), skipped: true}, crlf
 		}

@@ -76,8 +76,9 @@ type SnapshotExtra interface {
 	EncodeSnapshot(docs []*Document) []byte
 	// LoadSnapshot receives the documents seeded from a snapshot, in the
 	// stored order, and the data EncodeSnapshot returned for them; data is
-	// a view of the loaded file that is never written again. It runs on
-	// the scan goroutine before the first walk, so before any scan result
+	// a view of the loaded file that is never written again. It runs once,
+	// on a goroutine of its own while the first scan walks the tree, and
+	// returns before that scan's result exists, so before any scan result
 	// holds the documents. A returned error is counted in
 	// SnapshotStats.ExtraIgnored; the documents stay seeded.
 	LoadSnapshot(docs []*Document, data []byte) error
@@ -184,17 +185,52 @@ func absRoots(roots Roots) [2]string {
 	return out
 }
 
-// loadSnapshot seeds the empty cache from the snapshot file, once. It runs
-// on the scan goroutine before the first walk.
-func (c *Catalog) loadSnapshot() {
+// startSnapshotLoad starts reading the snapshot file, once per catalog,
+// on its own goroutine, so that the first scan lists and stats the tree
+// while the file is read, checked and decoded (decision 0803). It returns
+// nil when there is nothing to load; otherwise the scan calls the returned
+// function, on the scan goroutine, before it looks at its cache: that
+// waits for the load and seeds the cache with what it decoded.
+func (c *Catalog) startSnapshotLoad() func() {
 	s := c.snap
+	if s == nil || s.loaded {
+		return nil
+	}
 	s.loaded = true
+	done := make(chan struct{})
+	var seed scopeCache
+	go func() {
+		defer close(done)
+		seed = c.loadSnapshot()
+	}()
+	return func() {
+		<-done
+		for sc, m := range seed {
+			if len(c.cache[sc]) == 0 {
+				c.cache[sc] = m
+				continue
+			}
+			for p, e := range m {
+				c.cache[sc][p] = e
+			}
+		}
+	}
+}
+
+// loadSnapshot reads the snapshot file and returns its entries as a cache
+// of their own (nil maps when there is none, or it is ignored); the
+// caller seeds the catalog's cache with them. It touches nothing of the
+// catalog but the snapshot's stats (under their lock), so it can run
+// while the scan walks the tree.
+func (c *Catalog) loadSnapshot() scopeCache {
+	s := c.snap
+	var seed scopeCache
 	data, err := readSnapshotFile(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		s.mu.Lock()
 		s.stats.Missing++
 		s.mu.Unlock()
-		return
+		return seed
 	}
 	var recs []snapRecord
 	var extra []byte
@@ -205,7 +241,7 @@ func (c *Catalog) loadSnapshot() {
 		s.mu.Lock()
 		s.stats.Ignored++
 		s.mu.Unlock()
-		return
+		return seed
 	}
 	docs := make([]Document, len(recs))
 	ptrs := make([]*Document, 0, len(recs))
@@ -215,14 +251,12 @@ func (c *Catalog) loadSnapshot() {
 		perScope[recs[i].scope]++
 	}
 	for sc, n := range perScope {
-		if len(c.cache[sc]) == 0 {
-			c.cache[sc] = make(map[string]*entry, n) // no rehashing on the way
-		}
+		seed[sc] = make(map[string]*entry, n) // no rehashing on the way
 	}
 	for i, r := range recs {
 		if r.skipped {
 			entries[i] = entry{path: r.path, rel: r.rel, key: r.key, skip: r.skip, skipped: true}
-			c.cache[r.scope][r.path] = &entries[i]
+			seed[r.scope][r.path] = &entries[i]
 			continue
 		}
 		docs[i] = Document{
@@ -232,7 +266,7 @@ func (c *Catalog) loadSnapshot() {
 		}
 		ptrs = append(ptrs, &docs[i])
 		entries[i] = entry{path: r.path, rel: r.rel, key: r.key, doc: &docs[i]}
-		c.cache[r.scope][r.path] = &entries[i]
+		seed[r.scope][r.path] = &entries[i]
 	}
 	extraErr := error(nil)
 	if s.extra != nil {
@@ -244,6 +278,7 @@ func (c *Catalog) loadSnapshot() {
 		s.stats.ExtraIgnored++
 	}
 	s.mu.Unlock()
+	return seed
 }
 
 // readSnapshotFile reads the snapshot at path if it is a regular file of
