@@ -5,7 +5,8 @@
 //
 // Protocol: one JSON object per line on stdin, {"project", "user",
 // "query"}; one JSON line on stdout per request, {"ms", "cpu_ms", "docs",
-// "fast"}: wall and CPU (all of Node's threads) milliseconds.
+// "fast", "faults"}: wall and CPU (all of Node's threads) milliseconds,
+// and the minor page faults Node took meanwhile.
 // The timed work is what Qwen Code 0.24.4's
 // resolveRelevantAutoMemoryPromptForQuery does before its fast result:
 // scan both roots (uncapped, in parallel), then select the model
@@ -26,6 +27,7 @@ const rl = createInterface({ input: process.stdin });
 for await (const line of rl) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
+  const f0 = process.resourceUsage().minorPageFault;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const [p, u] = await Promise.all([
@@ -36,12 +38,14 @@ for await (const line of rl) {
   const out = select(req.query, docs, [], 5);
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
+  const faults = process.resourceUsage().minorPageFault - f0;
   process.stdout.write(
     JSON.stringify({
       ms,
       cpu_ms: (c.user + c.system) / 1000,
       docs: docs.length,
       fast: out.fallbackDocs.slice(0, 2).map((d) => d.relativePath),
+      faults,
     }) + "\n",
   );
 }

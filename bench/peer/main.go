@@ -144,6 +144,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	printTable(stdout, "Wall time, median of the rounds:", rows, c.snapshot, func(r row) map[string]float64 { return r.wall })
 	printTable(stdout, "CPU time (user + system, all threads), median of the rounds:", rows, c.snapshot, func(r row) map[string]float64 { return r.cpu })
+	printTable(stdout, "Minor page faults, median of the rounds (17-19 µs of CPU each on the project's VM, BenchmarkPageFault):", rows, c.snapshot, func(r row) map[string]float64 { return r.faults })
 	return nil
 }
 
@@ -222,6 +223,8 @@ type qwenAnswer struct {
 	CPU   float64  `json:"cpu_ms"`
 	Docs  int      `json:"docs"`
 	Fast  []string `json:"fast"`
+	// Faults is the minor page faults Node took during the request.
+	Faults float64 `json:"faults"`
 }
 
 func startQwen(dir, chunk string) (*qwenProc, error) {
@@ -333,7 +336,7 @@ func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (r
 			if a.Docs != n {
 				return sample{}, fmt.Errorf("qwen scanned %d documents, want %d", a.Docs, n)
 			}
-			return sample{wall: a.MS, cpu: a.CPU}, nil
+			return sample{wall: a.MS, cpu: a.CPU, faults: a.Faults}, nil
 		}},
 		{"fresh", func() (sample, error) { return fresh(bin, project, user, text, "") }},
 		{"cold", func() (sample, error) {
@@ -367,16 +370,19 @@ func measureTree(c config, q *qwenProc, bin string, lang gentree.Lang, n int) (r
 			times[s.name] = append(times[s.name], d)
 		}
 	}
-	out := row{n: n, lang: lang, mb: float64(bytes) / 1e6, wall: map[string]float64{}, cpu: map[string]float64{}}
+	out := row{n: n, lang: lang, mb: float64(bytes) / 1e6, wall: map[string]float64{}, cpu: map[string]float64{}, faults: map[string]float64{}}
 	for name, ss := range times {
 		out.wall[name] = median(ss, func(s sample) float64 { return s.wall })
 		out.cpu[name] = median(ss, func(s sample) float64 { return s.cpu })
+		out.faults[name] = median(ss, func(s sample) float64 { return s.faults })
 	}
 	return out, nil
 }
 
-// sample is one timed run: wall and CPU milliseconds.
-type sample struct{ wall, cpu float64 }
+// sample is one timed run: wall and CPU milliseconds, and the minor page
+// faults taken (by the process for a fresh run, by the whole benchmark
+// process for an engine in it, by Node for Qwen).
+type sample struct{ wall, cpu, faults float64 }
 
 func median(ss []sample, f func(sample) float64) float64 {
 	v := make([]float64, len(ss))
@@ -393,6 +399,7 @@ type row struct {
 	lang      gentree.Lang
 	mb        float64
 	wall, cpu map[string]float64
+	faults    map[string]float64
 }
 
 // printTable prints the rows' medians of one kind (wall or CPU) and
@@ -426,12 +433,14 @@ func printTable(w io.Writer, title string, rows []row, snapshot bool, pick func(
 // engineQuery times Query → the settled deterministic result (the engine
 // has no selector, so it settles on publishing).
 func engineQuery(e *recall.Engine, text string, n int) (sample, error) {
+	f0 := selfFaults()
 	c0 := cputime.Now()
 	t0 := time.Now()
 	p := e.Query(context.Background(), recall.Query{Text: text})
 	<-p.Settled()
 	d := time.Since(t0)
 	cpu := cputime.Now() - c0
+	faults := selfFaults() - f0
 	tr := p.Trace()
 	p.End()
 	if tr.Scanned != n {
@@ -440,7 +449,7 @@ func engineQuery(e *recall.Engine, text string, n int) (sample, error) {
 	if len(tr.Ranked) == 0 {
 		return sample{}, errors.New("engine ranked nothing")
 	}
-	return sample{wall: ms(d), cpu: ms(cpu)}, nil
+	return sample{wall: ms(d), cpu: ms(cpu), faults: faults}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -465,5 +474,5 @@ func fresh(bin, project, user, text, cache string) (sample, error) {
 	if err != nil {
 		return sample{}, fmt.Errorf("memrecall query: %w: %s", err, stderr.String())
 	}
-	return sample{wall: ms(d), cpu: ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime())}, nil
+	return sample{wall: ms(d), cpu: ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()), faults: childFaults(cmd.ProcessState)}, nil
 }
