@@ -22,6 +22,7 @@ import (
 	"github.com/memrecall/memrecall/agent"
 	"github.com/memrecall/memrecall/daemon/wire"
 	"github.com/memrecall/memrecall/model"
+	"github.com/memrecall/memrecall/recall"
 )
 
 // copyTree copies the shipped example project memory into a temp dir.
@@ -599,11 +600,17 @@ func TestGeminiCorpusReadsPlainNotes(t *testing.T) {
 	defer s.shutdownSessions()
 	s.Handle(event("claude", "c", "SessionStart", `,"source":"startup"`))
 	s.Handle(event("gemini", "g", "SessionStart", `,"source":"startup"`))
+	// Wait outside the lock: a warm-up must not be waited on by a holder of
+	// the lock the daemon's own paths take.
 	s.mu.Lock()
+	var engines []*recall.Engine
 	for _, se := range s.sessions {
-		<-se.eng.Warmed()
+		engines = append(engines, se.eng)
 	}
 	s.mu.Unlock()
+	for _, eng := range engines {
+		<-eng.Warmed()
+	}
 	st := s.Status()
 	docs := map[string]int{}
 	for _, se := range st.Sessions {

@@ -116,11 +116,9 @@ const LockFD = 3
 // runtime directory dir. lock, when not nil, is the runtime directory's
 // lock file, locked by this hook: the daemon inherits it as descriptor
 // LockFD and keeps it as its instance lock. It returns once the process
-// exists.
+// exists. It does not create dir: the hook made and checked it before
+// taking the lock (awaitDaemon), and the daemon checks it again in Listen.
 func StartDaemon(exe, dir string, lock *os.File) error {
-	if err := wire.EnsureDir(dir); err != nil {
-		return err
-	}
 	args := []string{"daemon", "--detached"}
 	cmd := exec.Command(exe)
 	if lock != nil {
