@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/gentree"
 	"github.com/memrecall/memrecall/internal/readfloor"
 	"github.com/memrecall/memrecall/memory"
@@ -213,6 +214,9 @@ var waitSelector = model.SelectorFunc(func(ctx context.Context, _ model.Request)
 // the shared machine moves absolute times. scan-ms is the query's wait for
 // the tree (Query to the scan's result) and rank-ms the rest up to the
 // published result (ranking, candidates), both from the plan's Trace.
+// x-floor-cpu is the same ratio in the process's CPU time (user + system,
+// every goroutine): at a load of 15-25 on two cores the wall times mostly
+// measure the scheduler, the CPU times what each side did.
 func BenchmarkColdVsFloor(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		for _, lang := range benchLangs {
@@ -234,13 +238,13 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 			project, user := trees.treeIn(b, lang, n)
 			workers := scanWorkers(b, project, user)
 			b.ReportAllocs()
-			var floor, cold, scan, publish time.Duration
+			var floor, cold, scan, publish, floorCPU, coldCPU time.Duration
 			for b.Loop() {
-				t0 := time.Now()
+				c0, t0 := cputime.Now(), time.Now()
 				if got := readFloor(project, user, workers); got != n {
 					b.Fatalf("floor read %d files, want %d", got, n)
 				}
-				t1 := time.Now()
+				c1, t1 := cputime.Now(), time.Now()
 				e := New(Options{ProjectDir: project, UserDir: user, Selector: waitSelector})
 				p := e.Query(context.Background(), q)
 				// Waiting for the published result first keeps the
@@ -249,7 +253,7 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 				// time to the fast result, however long it takes.
 				<-p.published
 				inj := p.Initial(context.Background())
-				t2 := time.Now()
+				c2, t2 := cputime.Now(), time.Now()
 				tr := p.Trace()
 				if inj.Phase != telemetry.PhaseFast || len(inj.Docs) == 0 || tr.Scanned != n {
 					b.Fatalf("cold query: phase %v, %d docs, %d scanned", inj.Phase, len(inj.Docs), tr.Scanned)
@@ -257,6 +261,8 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 				e.Shutdown()
 				floor += t1.Sub(t0)
 				cold += t2.Sub(t1)
+				floorCPU += c1 - c0
+				coldCPU += c2 - c1
 				scan += tr.Scan
 				publish += tr.Publish
 			}
@@ -266,6 +272,9 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 			b.ReportMetric(ms(scan), "scan-ms")
 			b.ReportMetric(ms(publish-scan), "rank-ms")
 			b.ReportMetric(float64(cold)/float64(floor), "x-floor")
+			if floorCPU > 0 {
+				b.ReportMetric(float64(coldCPU)/float64(floorCPU), "x-floor-cpu")
+			}
 		}
 	}
 }
