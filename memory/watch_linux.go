@@ -82,6 +82,7 @@ type inotifySys interface {
 	read(fd int, buf []byte) (int, error)
 	close(fd int) error
 	fstatfs(fd int, st *syscall.Statfs_t) error
+	fstat(fd int, st *syscall.Stat_t) error
 	stat(path string, st *syscall.Stat_t) error
 }
 
@@ -100,6 +101,7 @@ func (kernelInotify) close(fd int) error                   { return syscall.Clos
 func (kernelInotify) fstatfs(fd int, st *syscall.Statfs_t) error {
 	return syscall.Fstatfs(fd, st)
 }
+func (kernelInotify) fstat(fd int, st *syscall.Stat_t) error     { return syscall.Fstat(fd, st) }
 func (kernelInotify) stat(path string, st *syscall.Stat_t) error { return syscall.Stat(path, st) }
 
 // maxWatches bounds the directories one catalog watches. A tree with more
@@ -217,7 +219,7 @@ func (w *watcher) root(given, abs string, d *dirHandle, err error) {
 	switch {
 	case d != nil:
 		var st syscall.Stat_t
-		if e := syscall.Fstat(d.fd, &st); e != nil {
+		if e := w.sys.fstat(d.fd, &st); e != nil {
 			w.doubted = true
 			return
 		}

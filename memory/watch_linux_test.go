@@ -71,6 +71,7 @@ type fakeInotify struct {
 	initErr  error
 	addErr   error
 	fsType   int64 // nonzero: what fstatfs reports
+	fstatErr error // what fstat of an open directory returns
 	overflow bool  // the next read returns a lost-event marker
 }
 
@@ -100,6 +101,15 @@ func (f *fakeInotify) fstatfs(fd int, st *syscall.Statfs_t) error {
 		st.Type = f.fsType
 	}
 	return err
+}
+
+func (f *fakeInotify) fstat(fd int, st *syscall.Stat_t) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fstatErr != nil {
+		return f.fstatErr
+	}
+	return f.kernelInotify.fstat(fd, st)
 }
 
 func (f *fakeInotify) read(fd int, buf []byte) (int, error) {
@@ -241,6 +251,7 @@ func TestWatchFallbacks(t *testing.T) {
 		{"instance limit (EMFILE)", func(t *testing.T, proj string, f *fakeInotify) { f.initErr = syscall.EMFILE }},
 		{"no /proc (ENOENT)", func(t *testing.T, proj string, f *fakeInotify) { f.addErr = syscall.ENOENT }},
 		{"network file system", func(t *testing.T, proj string, f *fakeInotify) { f.fsType = 0x6969 }},
+		{"root not identifiable (fstat fails)", func(t *testing.T, proj string, f *fakeInotify) { f.fstatErr = syscall.EIO }},
 		{"symlinked topic", func(t *testing.T, proj string, f *fakeInotify) {
 			if err := os.Symlink("a.md", filepath.Join(proj, "link.md")); err != nil {
 				t.Fatal(err)
@@ -257,6 +268,16 @@ func TestWatchFallbacks(t *testing.T) {
 			proj := t.TempDir()
 			writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
 			writeTopic(t, filepath.Join(proj, "sub", "b.md"), "B", "beta")
+			// The control: the same tree and the same fake kernel without
+			// the fault is vouched for, so the fallback below is this
+			// case's own fault, not something every case shares.
+			control := NewCatalog(Roots{Project: proj}, withInotify(&fakeInotify{}))
+			scanWatched(t, control)
+			if _, w := scanWatched(t, control); !w {
+				control.Close()
+				t.Fatal("control: without the fault the unchanged tree was not answered by the watch")
+			}
+			control.Close()
 			f := &fakeInotify{}
 			tt.setup(t, proj, f)
 			c := NewCatalog(Roots{Project: proj}, withInotify(f))
