@@ -111,6 +111,16 @@ func (e *Engine) run(p *Plan) {
 	q := score.NewQuery(p.q.Text, p.q.RecentTools)
 	kept, found := e.index.Rank(q, res.Docs)
 	ranked()
+	if e.index.RelayoutDue() {
+		// This query evicted enough for the frozen index to be laid out
+		// again; that runs beside the rest of the plan, not inside its
+		// Rank (decision 0125).
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.index.Relayout()
+		}()
+	}
 	kept, found = p.unsurfaced(kept, found)
 	matches := make([]*memory.Document, len(found))
 	ranking := make([]fsm.DocID, len(found))

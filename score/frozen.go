@@ -624,15 +624,32 @@ func (ix *Index) freezeLocked(docs []*memory.Document) bool {
 	return true
 }
 
-// refreezeIfDue freezes the index again, over every document it holds,
-// when evictions have left more stale postings than live ones since the
-// base was laid out (see evictUnseen). It runs at the end of Rank, with the
-// lock held, once no slot number of the call is needed any more.
-func (ix *Index) refreezeIfDue() {
+// Relayout lays the index out again, over every document it holds, when
+// evictions have left more stale postings than live ones since its base
+// was laid out (see evictUnseen), and reports whether it did. Rank does not
+// do it in the call that evicts, so that one query does not pay for laying
+// out the whole index: a host calls Relayout once it has its answer (the
+// engine does, beside the rest of the plan; decision 0125), and a Rank that
+// finds a re-layout still due from an earlier call does it first.
+func (ix *Index) Relayout() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.refreezeIfDue()
+}
+
+// RelayoutDue reports whether a Relayout would lay the index out.
+func (ix *Index) RelayoutDue() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.refreeze
+}
+
+// refreezeIfDue is Relayout with the lock held.
+func (ix *Index) refreezeIfDue() bool {
 	if !ix.refreeze {
-		return
+		return false
 	}
-	ix.freezeLocked(ix.held())
+	return ix.freezeLocked(ix.held())
 }
 
 // EncodeFrozen returns the postings of docs in the layout LoadFrozen

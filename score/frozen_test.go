@@ -44,7 +44,8 @@ func docsOf(t *rapid.T, pool []*memory.Document, label string) []*memory.Documen
 // frozen postings in) and answers each exactly as the naive reference. A
 // second freeze, of the index that holds frozen postings, loads and
 // answers the same way; so does an index frozen in place (Freeze) at random
-// points, and one laid out again after evictions (refreezeIfDue).
+// points, and one laid out again after evictions (Relayout at random
+// points, or the next Rank when none came).
 func TestPropFrozenEqualsNaive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pool := rapid.SliceOfN(rapid.OneOf(docGen(), longDocGen()), 1, 12).Draw(t, "pool")
@@ -75,6 +76,9 @@ func TestPropFrozenEqualsNaive(t *testing.T) {
 				}
 				if rapid.IntRange(0, 3).Draw(t, "freeze") == 0 {
 					ix.Freeze(docsOf(t, pool, "frozenAgain"))
+				}
+				if rapid.Bool().Draw(t, "relayout") && ix.Relayout() && ix.RelayoutDue() {
+					t.Fatal("a re-layout is still due after Relayout")
 				}
 				checkRank(t, ix, queryGen().Draw(t, "q"), docsOf(t, pool, "call"))
 			}
@@ -405,6 +409,42 @@ func checkFrozenAnswers(t *testing.T, ix *Index, docs []*memory.Document) {
 		}
 		if diff := cmp.Diff(wantRanked, gotRanked); diff != "" {
 			t.Errorf("%q: ranked (-naive +index):\n%s", q, diff)
+		}
+	}
+}
+
+// TestRelayoutAfterTheQuery: the Rank that evicts most of a frozen index
+// answers without laying it out again (its base stays), leaves the
+// re-layout due, and Relayout then does it once; the answers are the naive
+// reference's before and after. A Rank that finds a re-layout still due
+// does it first.
+func TestRelayoutAfterTheQuery(t *testing.T) {
+	docs, _ := frozenSample(t)
+	for _, explicit := range []bool{true, false} {
+		ix := NewIndex()
+		ix.compactAfter = 0
+		ix.Freeze(docs)
+		base := ix.base
+		q := NewQuery("usage schema", nil)
+		_, got := ix.Rank(q, docs[1:]) // evicts a: more stale than live
+		if _, want := RankNaive(q, docs[1:]); !cmp.Equal(got, want) {
+			t.Errorf("evicting Rank: %v, want %v", got, want)
+		}
+		if ix.base != base {
+			t.Fatal("the evicting Rank laid the index out itself")
+		}
+		if !ix.RelayoutDue() {
+			t.Fatal("no re-layout due after evicting most postings")
+		}
+		if explicit && !ix.Relayout() {
+			t.Fatal("Relayout laid nothing out")
+		}
+		checkFrozenAnswers(t, ix, docs[1:])
+		if ix.base == base || ix.RelayoutDue() {
+			t.Errorf("explicit %v: base replaced %v, still due %v", explicit, ix.base != base, ix.RelayoutDue())
+		}
+		if ix.Relayout() {
+			t.Error("a second Relayout laid out again")
 		}
 	}
 }

@@ -46,11 +46,11 @@ type Index struct {
 	// base holds frozen postings (LoadFrozen, Freeze), looked up besides
 	// terms. Its document i is slot i, of generation 0: a base posting is
 	// live iff slots[doc].gen is still 0. Once evictions leave more stale
-	// postings than live ones, the end of a Rank lays every document out
-	// in a new base (refreezeIfDue).
+	// postings than live ones, Relayout lays every document out in a new
+	// base.
 	base *frozen
 	// damage counts frozen data refused by bases since replaced;
-	// refreeze asks the end of Rank to lay the base out again.
+	// refreeze says Relayout is due.
 	damage   int64
 	refreeze bool
 	// stale and total count postings, to decide when to compact.
@@ -218,7 +218,8 @@ func (ix *Index) Warm(docs []*memory.Document) {
 func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	defer ix.refreezeIfDue()
+	// A re-layout an earlier call made due and no Relayout did since.
+	ix.refreezeIfDue()
 	// With nothing to score, indexing is the only useful work: an empty
 	// query indexes every new document, as Warm does.
 	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
@@ -606,8 +607,8 @@ func (ix *Index) evictUnseen() {
 	}
 	if ix.stale > ix.compactAfter && ix.stale*2 > ix.total {
 		if ix.base != nil {
-			// Slot numbers must hold until Rank is done: it lays the
-			// index out again then.
+			// Slot numbers must hold until Rank is done: Relayout
+			// lays the index out again after it.
 			ix.refreeze = true
 		} else {
 			ix.compact()
@@ -616,7 +617,7 @@ func (ix *Index) evictUnseen() {
 }
 
 // compact rebuilds the term table without stale postings and empty lists.
-// An index with a base is laid out again instead (refreezeIfDue).
+// An index with a base is laid out again instead (Relayout).
 func (ix *Index) compact() {
 	terms := make(map[string]int32, len(ix.terms))
 	lists := make([][]posting, 0, len(ix.lists))
