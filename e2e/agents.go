@@ -47,8 +47,9 @@ type Agent struct {
 
 // ClaudeCode is Claude Code at its pinned version (internal/agentpins).
 func ClaudeCode() *Agent {
+	p := pin("claude")
 	return &Agent{
-		Name: "claude", Package: pin("claude").Package, Version: pin("claude").Version,
+		Name: p.Name, Package: p.Package, Version: p.Version,
 		entry: "node_modules/.bin/claude", ShellTool: "Bash",
 		settingsPath: ".claude/settings.json",
 		baseSettings: map[string]any{},
@@ -57,8 +58,9 @@ func ClaudeCode() *Agent {
 
 // QwenCode is Qwen Code at its pinned version (internal/agentpins).
 func QwenCode() *Agent {
+	p := pin("qwen")
 	return &Agent{
-		Name: "qwen", Package: pin("qwen").Package, Version: pin("qwen").Version,
+		Name: p.Name, Package: p.Package, Version: p.Version,
 		entry: "node_modules/@qwen-code/qwen-code/cli.js", node: true, ShellTool: "run_shell_command",
 		settingsPath: ".qwen/settings.json",
 		baseSettings: map[string]any{
@@ -71,8 +73,9 @@ func QwenCode() *Agent {
 
 // GeminiCLI is Gemini CLI at its pinned version (internal/agentpins).
 func GeminiCLI() *Agent {
+	p := pin("gemini")
 	return &Agent{
-		Name: "gemini", Package: pin("gemini").Package, Version: pin("gemini").Version,
+		Name: p.Name, Package: p.Package, Version: p.Version,
 		entry: "node_modules/@google/gemini-cli/bundle/gemini.js", node: true, ShellTool: "run_shell_command",
 		settingsPath: ".gemini/settings.json",
 		baseSettings: map[string]any{
@@ -109,16 +112,13 @@ func AgentsDir() string {
 // dir, or an error wrapping ErrNotInstalled.
 func (a *Agent) Command(dir string) ([]string, error) {
 	prefix := filepath.Join(dir, a.Name)
-	pkg := filepath.Join(prefix, "node_modules", filepath.FromSlash(a.Package), "package.json")
-	raw, err := os.ReadFile(pkg)
+	pin := agentpins.Pin{Name: a.Name, Package: a.Package, Version: a.Version}
+	v, err := pin.Installed(prefix)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s@%s (no %s; run e2e/install.sh)", ErrNotInstalled, a.Package, a.Version, pkg)
+		return nil, fmt.Errorf("%w: %s@%s (%w; run e2e/install.sh)", ErrNotInstalled, a.Package, a.Version, err)
 	}
-	var meta struct {
-		Version string `json:"version"`
-	}
-	if json.Unmarshal(raw, &meta) != nil || meta.Version != a.Version {
-		return nil, fmt.Errorf("%w: %s is %q, want %s", ErrNotInstalled, a.Package, meta.Version, a.Version)
+	if v != a.Version {
+		return nil, fmt.Errorf("%w: %s is %q, want %s", ErrNotInstalled, a.Package, v, a.Version)
 	}
 	entry := filepath.Join(prefix, filepath.FromSlash(a.entry))
 	if _, err := os.Stat(entry); err != nil {

@@ -157,8 +157,8 @@ func installQwen(dir string, stderr io.Writer) (string, error) {
 		return "", err
 	}
 	qwenPackage := pin.Spec()
-	pkg := filepath.Join(dir, "node_modules", filepath.FromSlash(pin.Package))
-	if installedVersion(pkg) != pin.Version {
+	pkg := filepath.Dir(pin.Manifest(dir))
+	if v, _ := pin.Installed(dir); v != pin.Version {
 		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", dir, qwenPackage)
 		cmd.Stdout, cmd.Stderr = stderr, stderr
 		if err := cmd.Run(); err != nil {
@@ -192,22 +192,6 @@ func installQwen(dir string, stderr io.Writer) (string, error) {
 		return out, nil
 	}
 	return "", fmt.Errorf("no chunk of %s defines the memory scan and ranking", qwenPackage)
-}
-
-// installedVersion is the version in the package.json of the npm package
-// installed at dir, or "" when there is none.
-func installedVersion(dir string) string {
-	raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		return ""
-	}
-	var meta struct {
-		Version string `json:"version"`
-	}
-	if json.Unmarshal(raw, &meta) != nil {
-		return ""
-	}
-	return meta.Version
 }
 
 // qwenProc is the long-lived Node process that runs the peer's functions.

@@ -6,8 +6,11 @@ package agentpins
 
 import (
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -24,6 +27,33 @@ type Pin struct {
 
 // Spec is the pin as npm install takes it: package@version.
 func (p Pin) Spec() string { return p.Package + "@" + p.Version }
+
+// Manifest is the package.json of the pin's package in an npm install
+// prefix (`npm install --prefix prefix`).
+func (p Pin) Manifest(prefix string) string {
+	return filepath.Join(prefix, "node_modules", filepath.FromSlash(p.Package), "package.json")
+}
+
+// Installed returns the version of the pin's package installed under the
+// npm prefix, as its package.json states it, whichever version that is. It
+// returns an error when there is no readable package.json or it states no
+// version.
+func (p Pin) Installed(prefix string) (string, error) {
+	raw, err := os.ReadFile(p.Manifest(prefix))
+	if err != nil {
+		return "", fmt.Errorf("agentpins: %s: %w", p.Package, err)
+	}
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		return "", fmt.Errorf("agentpins: %s: package.json: %w", p.Package, err)
+	}
+	if meta.Version == "" {
+		return "", fmt.Errorf("agentpins: %s: package.json states no version", p.Package)
+	}
+	return meta.Version, nil
+}
 
 // ErrUnknown is returned for an agent pins.txt does not list.
 var ErrUnknown = errors.New("agentpins: no pin for agent")

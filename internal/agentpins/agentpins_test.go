@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,5 +84,39 @@ func TestInstallScriptReadsPins(t *testing.T) {
 	}
 	if diff := cmp.Diff(want.String(), string(out)); diff != "" {
 		t.Errorf("e2e/install.sh reads other pins (-go +script):\n%s", diff)
+	}
+}
+
+// TestInstalled: the version is read from the package.json npm wrote under
+// the prefix; a missing, malformed or version-less one is an error.
+func TestInstalled(t *testing.T) {
+	pin := Pin{Name: "x", Package: "@scope/pkg", Version: "1.2.3"}
+	for _, tc := range []struct {
+		name, manifest string // "" manifest: none written
+		want           string
+		wantErr        bool
+	}{
+		{"installed", `{"name":"@scope/pkg","version":"1.2.3"}`, "1.2.3", false},
+		{"another version", `{"version":"0.9.0"}`, "0.9.0", false},
+		{"not installed", "", "", true},
+		{"malformed", `{"version":`, "", true},
+		{"no version", `{"name":"@scope/pkg"}`, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prefix := t.TempDir()
+			if tc.manifest != "" {
+				path := pin.Manifest(prefix)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(tc.manifest), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := pin.Installed(prefix)
+			if (err != nil) != tc.wantErr || got != tc.want {
+				t.Errorf("Installed = %q, %v; want %q, error %v", got, err, tc.want, tc.wantErr)
+			}
+		})
 	}
 }
