@@ -130,3 +130,42 @@ func foldLetter(r rune) (string, bool) {
 	}
 	return "", false
 }
+
+// germanFold is the transliteration of a word token with an umlaut, ä ö ü
+// written ae oe ue as German does without them ("Mueller" for "Müller",
+// "Luedenscheid" for "Lüdenscheid"), then folded (fold); "" when tok
+// holds no umlaut. It is a second folded key beside fold's, which drops
+// the dots instead ("Muller"): both spellings are typed.
+func germanFold(tok string) string {
+	if !hasUmlaut(tok) {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(len(tok) + 4)
+	for _, r := range tok {
+		switch r {
+		case 'ä':
+			b.WriteString("ae")
+		case 'ö':
+			b.WriteString("oe")
+		case 'ü':
+			b.WriteString("ue")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return fold(b.String())
+}
+
+// hasUmlaut reports whether a normalised token holds ä, ö or ü (C3 A4,
+// C3 B6, C3 BC in UTF-8).
+func hasUmlaut(tok string) bool {
+	for i := 0; i+1 < len(tok); i++ {
+		if tok[i] == 0xC3 {
+			if c := tok[i+1]; c == 0xA4 || c == 0xB6 || c == 0xBC {
+				return true
+			}
+		}
+	}
+	return false
+}

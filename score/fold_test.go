@@ -65,6 +65,11 @@ func TestFoldedMatches(t *testing.T) {
 		{"احمد", "أحمد", 1}, {"كتب", "كَتَبَ", 1}, {"الخادم", "ٱلخادم", 1},
 		{"שלום", "שָׁלוֹם", 1},
 		{"cafe", "coffee", 0}, {"deploy", "deploy", 2},
+		// German transliteration (0219): ü is ue as well as u, both ways.
+		{"mueller", "Müller", 1}, {"Müller", "Mueller", 1}, {"muller", "Müller", 1},
+		{"Müller", "Muller", 1}, {"Müller", "MÜLLER", 2}, {"luedenscheidt", "Lüdenscheidt", 1},
+		{"schoen", "schön", 1}, {"aerger", "Ärger", 1}, {"Muellers", "Müller", 1},
+		{"mueller", "muller", 0},
 	}
 	for _, tt := range tests {
 		if got := MatchLevel(tt.query, tt.field); got != tt.want {

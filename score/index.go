@@ -357,6 +357,9 @@ func (ix *Index) weighSlots(q *Query) weighing {
 		if a := q.alts[t]; a != "" {
 			gather(a, true)
 		}
+		if g := q.translit[t]; g != "" {
+			gather(g, true)
+		}
 		for _, h := range hits[from:] {
 			ix.at[h.slot] = 0
 			ix.df[t] += int(ix.mult[h.slot])

@@ -75,7 +75,7 @@ func docMasks(q *Query, d *memory.Document) []field {
 		for _, ft := range Tokens(text) {
 			keys, foldedKeys = tokenKeys(keys[:0], foldedKeys[:0], ft)
 			for t := range q.tokens {
-				out[t] |= keysMatch(q.tokens[t], q.alts[t], q.silentE[t], keys, foldedKeys) * fieldOf[fi]
+				out[t] |= keysMatch(q.tokens[t], q.alts[t], q.silentE[t], q.translit[t], keys, foldedKeys) * fieldOf[fi]
 			}
 		}
 	}
@@ -92,20 +92,21 @@ func tokenKeys(keys, foldedKeys []string, ft string) ([]string, []string) {
 	return keys, foldedKeys
 }
 
-// matchMask says how query token tok (with folded form alt and silent-e
-// key e, each or "") matches field token ft: 1 exactly, 1<<foldShift
-// through folding, 0 not at all. Exactly: tok or e is one of ft's keys
-// (appendKeys). Through folding: tok or e is one of the folded forms of
-// ft's keys, or alt is one of ft's keys or of their folded forms.
-func matchMask(tok, alt, e, ft string) field {
+// matchMask says how query token tok (with folded form alt, silent-e key
+// e and German transliteration tr, each or "") matches field token ft: 1
+// exactly, 1<<foldShift through folding, 0 not at all. Exactly: tok or e
+// is one of ft's keys (appendKeys). Through folding: tok or e is one of
+// the folded forms of ft's keys, or alt or tr is one of ft's keys or of
+// their folded forms.
+func matchMask(tok, alt, e, tr, ft string) field {
 	keys, foldedKeys := tokenKeys(nil, nil, ft)
-	return keysMatch(tok, alt, e, keys, foldedKeys)
+	return keysMatch(tok, alt, e, tr, keys, foldedKeys)
 }
 
 // keysMatch is matchMask for a field token whose keys and folded keys
 // are given (tokenKeys), so a document's token is keyed once for all the
 // query's tokens.
-func keysMatch(tok, alt, e string, keys, foldedKeys []string) field {
+func keysMatch(tok, alt, e, tr string, keys, foldedKeys []string) field {
 	has := func(ks []string, k string) bool {
 		for _, x := range ks {
 			if x == k {
@@ -117,7 +118,8 @@ func keysMatch(tok, alt, e string, keys, foldedKeys []string) field {
 	switch {
 	case has(keys, tok), e != "" && has(keys, e):
 		return 1
-	case has(foldedKeys, tok), e != "" && has(foldedKeys, e), alt != "" && (has(keys, alt) || has(foldedKeys, alt)):
+	case has(foldedKeys, tok), e != "" && has(foldedKeys, e), alt != "" && (has(keys, alt) || has(foldedKeys, alt)),
+		tr != "" && (has(keys, tr) || has(foldedKeys, tr)):
 		return 1 << foldShift
 	}
 	return 0
@@ -129,13 +131,16 @@ func keysMatch(tok, alt, e string, keys, foldedKeys []string) field {
 func MatchLevel(q, f string) int {
 	nq := Normalize(q)
 	qt := lightStem(nq)
-	alt := ""
+	alt, tr := "", ""
 	if isWordToken(qt) {
 		if a := fold(qt); a != qt {
 			alt = a
 		}
+		if g := germanFold(qt); g != alt {
+			tr = g
+		}
 	}
-	switch matchMask(qt, alt, silentEKey(nq, qt), Normalize(f)) {
+	switch matchMask(qt, alt, silentEKey(nq, qt), tr, Normalize(f)) {
 	case 1:
 		return 2
 	case 1 << foldShift:

@@ -134,11 +134,16 @@ func wordKeys(q *Query, tok string, buf *[]string) (n int, ok bool) {
 }
 
 // appendFoldedKeys appends to dst the folded form of each key of keys
-// that folding changes.
+// that folding changes, and for a key with an umlaut its German
+// transliteration (germanFold) too.
 func appendFoldedKeys(dst, keys []string) []string {
 	for _, k := range keys {
-		if fk := fold(k); fk != k {
+		fk := fold(k)
+		if fk != k {
 			dst = append(dst, fk)
+		}
+		if g := germanFold(k); g != "" && g != fk {
+			dst = append(dst, g)
 		}
 	}
 	return dst

@@ -30,6 +30,7 @@ var fragments = []string{
 	"categorie", "categories", "category", "adresse", "adresses", "cookies", "Straße",
 	"triage", "triaging", "triaged", "cache", "caching", "base", "based", "code", "coding",
 	"eta-predictor-cg", "kill.dispatch.writes", "kst-invoices", "v1.2", "-", ".", "Kurier-App",
+	"Müller", "Mueller", "Muller", "Lüdenscheid", "Grüße", "gruesse",
 	"Sentry: usage", "how to call", "weather", "netflix", "mcp__github__create_issue usage",
 }
 
@@ -175,9 +176,12 @@ func TestPropRankedShareAToken(t *testing.T) {
 			fieldToks := append(append(Tokens(m.Doc.Title), Tokens(m.Doc.Description)...), Tokens(m.Doc.Body)...)
 			for _, ft := range fieldToks {
 				fieldToks = append(fieldToks, fold(ft))
+				if g := germanFold(ft); g != "" {
+					fieldToks = append(fieldToks, g) // ü → ue
+				}
 			}
 			shared := false
-			for _, qt := range append(slices.Clone(q.Tokens()), q.silentE...) {
+			for _, qt := range append(append(slices.Clone(q.Tokens()), q.silentE...), q.translit...) {
 				if qt == "" {
 					continue
 				}

@@ -31,8 +31,11 @@ type Query struct {
 	// from the token (see silentEKey), else "": a second exact key, so
 	// "triaging" finds "triage" as "triage" finds "triaging".
 	silentE []string
-	boost   [len(memory.Types) + 1]int // indexed by memory.Type
-	aliases []string
+	// translit holds, per token with an umlaut, its German transliteration
+	// (germanFold: "müller" → "mueller"), else "": a second folded key.
+	translit []string
+	boost    [len(memory.Types) + 1]int // indexed by memory.Type
+	aliases  []string
 	// lookup maps each key a field token may be filed under to the query
 	// tokens it matches (see keyRef), for scoring a document that is not
 	// indexed; sketch has a bit set for each key's (length, first byte,
@@ -123,6 +126,7 @@ func NewQuery(text string, recentTools []string) Query {
 	q.aliases = toolAliases(recentTools)
 	q.lookup = make(map[string]keyRef, len(q.tokens))
 	q.alts = make([]string, len(q.tokens))
+	q.translit = make([]string, len(q.tokens))
 	q.units = make([]int32, len(q.tokens))
 	add := func(k string) {
 		b := sketchBit(k)
@@ -158,12 +162,20 @@ func NewQuery(text string, recentTools []string) Query {
 			// A token of a letter and marks alone (ـَّ, the NFKC of
 			// U+FCF2) folds to nothing: no key is empty, so it has no
 			// folded form.
-			if a := fold(t); a != t && a != "" {
+			a := fold(t)
+			if a != t && a != "" {
 				q.alts[i] = a
 				r := q.lookup[a]
 				r.folded |= 1 << i
 				q.lookup[a] = r
 				add(a)
+			}
+			if g := germanFold(t); g != "" && g != a {
+				q.translit[i] = g
+				r := q.lookup[g]
+				r.folded |= 1 << i
+				q.lookup[g] = r
+				add(g)
 			}
 		}
 	}
@@ -263,8 +275,8 @@ func (q *Query) headMayMatch(t string) bool {
 // there, so "-ing" tokens, and any token foldFast does not cover, may
 // match.
 func (q *Query) foldedMayMatch(f string) bool {
-	if strings.HasSuffix(f, "ing") {
-		return true
+	if strings.HasSuffix(f, "ing") || hasUmlaut(f) {
+		return true // the silent-e key; a transliteration (ü → ue)
 	}
 	head, n, ok := foldHeadFast(f)
 	if !ok {

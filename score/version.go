@@ -5,4 +5,4 @@ package score
 // engine's snapshot carries it in its header) is trusted only under the
 // same Version, so every change that alters a document's tokens or scores
 // must increase it.
-const Version = 7
+const Version = 8
