@@ -176,7 +176,7 @@ const nameMaxDF = 2
 // thread_ts") names it whether or not a note beyond the tool's own usage
 // note (which the noise filter drops) has anything to add.
 func (q *Query) nameToken(w *weighing, i int) bool {
-	return (q.names&^q.vocabulary&^q.tools)&(1<<i) != 0 && w.df[i] <= nameMaxDF
+	return (q.names&^q.vocabulary)&(1<<i) != 0 && w.df[i] <= nameMaxDF
 }
 
 // answers reports whether a best document evidence of best answers the

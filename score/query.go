@@ -55,12 +55,11 @@ type Query struct {
 	vocabulary uint64
 	// names has bit i set when token i is a name rather than a word: it
 	// holds a digit (a ticket key's number, a host's index, a version) or
-	// is a snake_case identifier (see nameToken).
+	// is a joined name, snake_case, kebab-case or dotted (see isName,
+	// nameToken). The name of a recent tool (one of aliases) is left
+	// out: the agent is using that tool, so naming it does not single
+	// out a note.
 	names uint64
-	// tools has bit i set when token i is the name of a recent tool (one
-	// of aliases): the agent is using that tool, so naming it does not
-	// single out a note (see nameToken).
-	tools uint64
 	// common has bit i set when token i is one of the most common English
 	// words (isCommonWord): it weighs less as evidence (see weigh).
 	common uint64
@@ -152,9 +151,8 @@ func NewQuery(text string, recentTools []string) Query {
 		if isWordToken(t) {
 			q.units[i] = wordUnits
 			if isName(t) {
-				q.names |= 1 << i
-				if slices.Contains(q.aliases, t) {
-					q.tools |= 1 << i
+				if !slices.Contains(q.aliases, t) {
+					q.names |= 1 << i
 				}
 			} else if isCommonWord(t) {
 				q.common |= 1 << i
