@@ -176,6 +176,7 @@ type Catalog struct {
 	listSkips  bool
 	fsys       fileSystem
 	racyWindow time.Duration
+	textsMin   int // textsMinFiles; tests lower it (withTextsMin)
 	now        func() time.Time
 
 	mu       sync.Mutex
@@ -235,6 +236,7 @@ func NewCatalog(roots Roots, opts ...Option) *Catalog {
 		workers:    min(max(runtime.GOMAXPROCS(0), 2), 8),
 		fsys:       osFS{},
 		racyWindow: RacyWindow,
+		textsMin:   textsMinFiles,
 		now:        time.Now,
 		cache:      scopeCache{{}, {}},
 	}
@@ -507,7 +509,10 @@ func (c *Catalog) scan() (Result, error) {
 		buf := c.scratch[i]
 		wg.Go(func() {
 			var crlf []byte
-			var tx texts
+			var tx *texts // nil: each document's text is its own allocation
+			if fresh[0]+fresh[1] >= c.textsMin {
+				tx = new(texts)
+			}
 			for {
 				j := int(next.Add(1) - 1)
 				if j >= len(w.jobs) {
@@ -517,7 +522,7 @@ func (c *Catalog) scan() (Result, error) {
 				if pre != nil {
 					st = &pre[j]
 				}
-				out[j], crlf = c.visit(&w.jobs[j], st, slab, buf, crlf, &tx, racyBefore)
+				out[j], crlf = c.visit(&w.jobs[j], st, slab, buf, crlf, tx, racyBefore)
 			}
 		})
 	}

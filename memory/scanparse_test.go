@@ -18,7 +18,8 @@ import (
 // and hands the same bytes to whichever reader takes them, while CRLF files
 // are rewritten into a scratch buffer each worker reuses: a document that
 // kept a view of that scratch or of the read buffer would show another
-// file's bytes here. Files longer than the read limit are drawn too.
+// file's bytes here. Files longer than the read limit are drawn too, and
+// the scan packs the text into blocks (texts) or not.
 func TestPropScanDocumentsEqualParse(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		dir, err := os.MkdirTemp("", "scanparse")
@@ -57,7 +58,8 @@ func TestPropScanDocumentsEqualParse(t *testing.T) {
 			}
 		}
 		workers := rapid.IntRange(1, 3).Draw(rt, "workers")
-		res, err := Scan(context.Background(), Roots{Project: proj, PlainProject: true}, WithWorkers(workers))
+		textsMin := rapid.SampledFrom([]int{0, textsMinFiles}).Draw(rt, "textsMin")
+		res, err := Scan(context.Background(), Roots{Project: proj, PlainProject: true}, WithWorkers(workers), withTextsMin(textsMin))
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -7,6 +7,11 @@ import "unsafe"
 // fewer faults; larger ones would keep more dead text alive (below).
 const textChunk = 64 << 10
 
+// textsMinFiles is the least number of files read for the first time for
+// which a scan packs their text into blocks (see texts): with fewer, the
+// faults saved are few and the blocks' unused rest is not.
+const textsMinFiles = 128
+
 // texts hands out the strings a scan's new documents keep, packed into
 // blocks that are mapped a block at a time (prefault) instead of a page
 // fault per page as each string is copied in.
@@ -23,6 +28,10 @@ const textChunk = 64 << 10
 // since keeps their old text. A scan uses texts only for files read for
 // the first time (the cold scan, and new files), never for a changed
 // file, so the dead text held is at most the text of those first reads.
+// A scan that reads fewer than textsMinFiles new files (a daemon's
+// rescan after a note was added) copies each string on its own: one new
+// note must not pin a mostly empty 64 KiB block for its lifetime.
+//
 // Each worker has its own texts; the zero value is ready to use and a nil
 // *texts copies each string on its own.
 type texts struct {
@@ -53,4 +62,11 @@ func prefaultSlice[T any](s []T) {
 	}
 	var zero T
 	prefault(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(zero)))
+}
+
+// withTextsMin sets how many first reads a scan needs before it packs
+// their text into blocks (textsMinFiles), so that tests of small trees
+// exercise the blocks too.
+func withTextsMin(n int) Option {
+	return func(c *Catalog) { c.textsMin = n }
 }
