@@ -242,10 +242,9 @@ func rawASCIIWordEnd(s string, i int) int {
 func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
 	p, i := start, start+size // p starts the previous code point
 	for i < len(s) {
-		c := s[i]
-		// The common ideographs and Hangul first, by the lead byte.
-		if (0xE5 <= c && c <= 0xE9 || c == 0xEB || c == 0xEC) && i+2 < len(s) &&
-			s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+		// Kana, ideographs and Hangul syllables alike by one bit of
+		// cjkRaw: a run that mixes them (Japanese) takes one path.
+		if i+2 < len(s) && isRawCJK3(s[i], s[i+1], s[i+2]) {
 			size = 3
 		} else {
 			var class runeClass
@@ -260,6 +259,29 @@ func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTo
 		p, i = i, i+size
 	}
 	return i, true
+}
+
+// cjkRawFrom and cjkRaw: cjkRaw has a bit for each code point from
+// cjkRawFrom up to U+D7FF that rawClass files as CJK: hiragana
+// U+3041–U+3096 and ゝゞ, katakana U+30A0–U+30FE, CJK ideographs and
+// extension A, Hangul syllables (TestRawCJKBits).
+const cjkRawFrom = 0x3000
+
+var cjkRaw = func() (t [(0xD800 - cjkRawFrom) / 64]uint64) {
+	for _, r := range [...][2]rune{{0x3041, 0x3096}, {0x309D, 0x309E}, {0x30A0, 0x30FE},
+		{0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7A3}} {
+		for c := r[0]; c <= r[1]; c++ {
+			t[(c-cjkRawFrom)/64] |= 1 << ((c - cjkRawFrom) % 64)
+		}
+	}
+	return t
+}()
+
+// isRawCJK3 reports whether c c1 c2 is a three-byte code point that
+// rawClass files as CJK.
+func isRawCJK3(c, c1, c2 byte) bool {
+	k := uint(c&0x0F)<<12 | uint(c1&0x3F)<<6 | uint(c2&0x3F) - cjkRawFrom
+	return c&0xF0 == 0xE0 && (c1&0xC0|c2>>2&0x30) == 0xA0 && k < uint(len(cjkRaw))*64 && cjkRaw[k/64]&(1<<(k%64)) != 0
 }
 
 // scanRawThai scores the cluster n-grams of the Thai run of raw text s

@@ -369,3 +369,20 @@ func pieces(text, c string) []string {
 	}
 	return out
 }
+
+// TestRawCJKBits: isRawCJK3 is rawClass's CJK verdict on every sequence
+// of three bytes that starts E0–EF.
+func TestRawCJKBits(t *testing.T) {
+	for c := 0xE0; c <= 0xEF; c++ {
+		for c1 := range 256 {
+			for c2 := range 256 {
+				s := string([]byte{byte(c), byte(c1), byte(c2)})
+				class, size := rawClass(s, 0)
+				want := class == classCJK && size == 3
+				if got := isRawCJK3(byte(c), byte(c1), byte(c2)); got != want {
+					t.Fatalf("isRawCJK3(%q) = %v, rawClass %d, %d", s, got, class, size)
+				}
+			}
+		}
+	}
+}
