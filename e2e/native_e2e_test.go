@@ -111,20 +111,15 @@ func TestHostsTable(t *testing.T) {
 		}
 	}
 	path := filepath.Join(repoRoot(t), "docs", "hosts.md")
-	table := RenderTable(rows)
-	if only != nil {
-		doc, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	err := RewriteTable(path, func(old string) string {
+		table := RenderTable(rows)
+		if only != nil {
+			table = MergeTable(old, table, names, measured)
 		}
-		old, err := TableSection(string(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		table = MergeTable(old, table, names, measured)
-	}
-	t.Logf("\n%s", table)
-	if err := RewriteTable(path, table); err != nil {
+		t.Logf("\n%s", table)
+		return table
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

@@ -99,13 +99,19 @@ func tableBounds(doc string) (start, end int, err error) {
 	return i + len(TableBegin), j, nil
 }
 
-// RewriteTable replaces the table section of the Markdown file at path.
-func RewriteTable(path, table string) error {
+// RewriteTable replaces the table section of the Markdown file at path
+// with table(old), old being the section as the file holds it: the file is
+// read once, for the table to merge with and to be rewritten.
+func RewriteTable(path string, table func(old string) string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("e2e: %w", err)
 	}
-	out, err := ReplaceTable(string(data), table)
+	old, err := TableSection(string(data))
+	if err != nil {
+		return fmt.Errorf("%w in %s", err, path)
+	}
+	out, err := ReplaceTable(string(data), table(old))
 	if err != nil {
 		return fmt.Errorf("%w in %s", err, path)
 	}
