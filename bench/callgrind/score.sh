@@ -8,24 +8,18 @@
 # setup (generating and parsing the documents, Go's start-up) cancels out.
 # Unlike the benchmark's times these counts do not move with the machine's
 # load. Usage: bench/callgrind/score.sh [lang ...]   (default: every script)
-# Needs valgrind (3.19 tested). asyncpreemptoff and cpu.rdtscp=off keep Go's
-# runtime inside what valgrind emulates.
+# Needs valgrind (3.19 tested); lib.sh holds the counting.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/callgrind/lib.sh
 langs=("$@")
 [ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko th ru mixed)
 N=${N:-10}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go test -c -o "$dir/score.test" ./score
-ir() { # lang pass iterations
-	GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind \
-		--callgrind-out-file=/dev/null "$dir/score.test" -test.run '^$' \
-		-test.bench "BenchmarkScorePass/lang=$1/pass=$2\$" -test.benchtime "$3x" 2>&1 |
-		sed -n 's/.*Collected : //p'
-}
 pass() { # lang pass: instructions of one pass
-	echo $((($(ir "$1" "$2" $((N + 1))) - $(ir "$1" "$2" 1)) / N))
+	GOGC=off cg_pass "$N" . "$dir/score.test" "BenchmarkScorePass/lang=$1/pass=$2\$"
 }
 printf '%-6s %12s %12s %8s\n' lang decode-Ir score-Ir x-decode
 for l in "${langs[@]}"; do

@@ -9,9 +9,11 @@
 # benchmark's times these counts do not move with the machine's load; they
 # count instructions, not the system calls' time in the kernel.
 # Usage: bench/callgrind/snapshot.sh [lang ...]   (default: en zh ja mixed)
-# TOPICS=1000 by default. Needs valgrind (3.19 tested).
+# TOPICS=1000 by default. Needs valgrind (3.19 tested); lib.sh holds the
+# counting.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/callgrind/lib.sh
 langs=("$@")
 [ ${#langs[@]} -gt 0 ] || langs=(en zh ja mixed)
 N=${N:-4}
@@ -19,14 +21,8 @@ TOPICS=${TOPICS:-1000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go test -c -o "$dir/recall.test" ./recall
-ir() { # lang part iterations
-	(cd recall && GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 valgrind --tool=callgrind \
-		--callgrind-out-file=/dev/null "$dir/recall.test" -test.run '^$' \
-		-test.bench "BenchmarkSnapshotVsStatFloor/^topics=$TOPICS\$/^lang=$1\$" -test.benchtime "$3x" \
-		-snapshot.part "$2" 2>&1 | sed -n 's/.*Collected : //p')
-}
 pass() { # lang part: instructions of one pass
-	echo $((($(ir "$1" "$2" $((N + 1))) - $(ir "$1" "$2" 1)) / N))
+	cg_pass "$N" recall "$dir/recall.test" "BenchmarkSnapshotVsStatFloor/^topics=$TOPICS\$/^lang=$1\$" -snapshot.part "$2"
 }
 printf '%-6s %7s %12s %12s %8s\n' lang topics floor-Ir fresh-Ir x-floor
 for l in "${langs[@]}"; do

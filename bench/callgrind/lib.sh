@@ -1,0 +1,27 @@
+# Shared by the callgrind scripts here (source it; not run on its own).
+# asyncpreemptoff and cpu.rdtscp=off keep Go's runtime inside what valgrind
+# 3.19 emulates; GOMAXPROCS=1 keeps the count to one thread's schedule.
+# Extra environment (GOGC=off) can be given before the call.
+
+# cg_ir DIR ITERS BINARY BENCH [ARG...]: the instructions callgrind counts
+# in a run of BINARY (a go test binary) in DIR doing ITERS iterations of the
+# benchmarks matching BENCH, with ARG... passed on.
+cg_ir() {
+	local dir=$1 iters=$2 bin=$3 bench=$4
+	shift 4
+	(cd "$dir" && GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 valgrind --tool=callgrind \
+		--callgrind-out-file=/dev/null "$bin" -test.run '^$' \
+		-test.bench "$bench" -test.benchtime "${iters}x" "$@" 2>&1 |
+		sed -n 's/.*Collected : //p')
+}
+
+# cg_pass N DIR BINARY BENCH [ARG...]: the instructions of one iteration:
+# the difference between a run of 1+N iterations and a run of 1, over N,
+# so the setup (generating input, Go's start-up) cancels out.
+cg_pass() {
+	local n=$1
+	shift
+	local dir=$1 bin=$2 bench=$3
+	shift 3
+	echo $((($(cg_ir "$dir" $((n + 1)) "$bin" "$bench" "$@") - $(cg_ir "$dir" 1 "$bin" "$bench" "$@")) / n))
+}
