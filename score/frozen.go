@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 	"unicode/utf8"
@@ -388,13 +389,16 @@ func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 	var grams []gram
 	nt := 0
 	size := frozenHeader + 4*len(meta)
+	// The buffer is sized exactly: it is the resident index, and its
+	// capacity, not its length, is what the engine holds.
 	for i, t := range terms {
+		pl := postingsSize(t.postings)
 		if k, ok := gramKey(t.key); ok {
 			grams = append(grams, gram{k, int32(i)})
-			size += 6 + 2*len(t.postings)
+			size += 4 + uvarintLen(uint64(pl)) + pl
 		} else {
 			nt++
-			size += len(t.key) + 2*len(t.postings) + 4
+			size += uvarintLen(uint64(len(t.key))) + len(t.key) + uvarintLen(uint64(pl)) + pl
 		}
 	}
 	ns := uint32(1)
@@ -406,7 +410,7 @@ func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 	if len(grams) > 0 {
 		size += 4 * (frozenBuckets + 1 + nm)
 	}
-	b := make([]byte, 0, size+size/8)
+	b := make([]byte, 0, size)
 	b = append(b, frozenMagic...)
 	for _, v := range [6]uint32{uint32(len(meta)), uint32(nt), ns, 0, uint32(len(grams)), 0} {
 		b = binary.LittleEndian.AppendUint32(b, v)
@@ -466,6 +470,26 @@ func encodeFrozen(meta []uint32, terms []frozenTerm) []byte {
 	binary.LittleEndian.PutUint32(b[len(frozenMagic)+20:], uint32(len(b)-lists))
 	return b
 }
+
+// postingsSize sorts ps by document and returns the length of their
+// encoding (appendPostings).
+func postingsSize(ps []frozenPosting) int {
+	sortFrozenPostings(ps)
+	n, prev := 0, int32(-1)
+	for _, p := range ps {
+		v := uint64(p.doc-prev-1) << 1
+		if p.mask != fieldBody {
+			v |= 1
+			n++
+		}
+		n += uvarintLen(v)
+		prev = p.doc
+	}
+	return n
+}
+
+// uvarintLen is the length of v's uvarint encoding.
+func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
 
 // appendPostings sorts ps by document and appends their encoding.
 func appendPostings(dst []byte, ps []frozenPosting) []byte {

@@ -57,6 +57,9 @@ func TestPropFrozenEqualsNaive(t *testing.T) {
 		for gen := range 2 {
 			frozenDocs := docsOf(t, pool, "frozen")
 			data := src.EncodeFrozen(frozenDocs)
+			if cap(data) != len(data) {
+				t.Fatalf("EncodeFrozen holds %d bytes for %d laid out", cap(data), len(data))
+			}
 			ix := NewIndex()
 			ix.compactAfter = rapid.IntRange(0, 8).Draw(t, "compactAfter")
 			ix.coldAfter = rapid.IntRange(0, 8).Draw(t, "coldAfter")
@@ -97,6 +100,9 @@ func frozenSample(tb testing.TB) ([]*memory.Document, []byte) {
 	data := NewIndex().EncodeFrozen(docs)
 	if _, err := decodeFrozen(data, len(docs)); err != nil {
 		tb.Fatalf("sample does not decode: %v", err)
+	}
+	if cap(data) != len(data) {
+		tb.Fatalf("EncodeFrozen holds %d bytes for %d laid out", cap(data), len(data))
 	}
 	return docs, data
 }
