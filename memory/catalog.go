@@ -461,9 +461,8 @@ func (c *Catalog) scan() (Result, error) {
 		return Result{}, err
 	}
 
-	var pre []statOutcome
 	if seed != nil {
-		pre = c.statAll(w.jobs)
+		c.statAll(w.jobs)
 		seed()
 		seed = nil
 		for i := range w.jobs {
@@ -518,11 +517,7 @@ func (c *Catalog) scan() (Result, error) {
 				if j >= len(w.jobs) {
 					return
 				}
-				var st *statOutcome
-				if pre != nil {
-					st = &pre[j]
-				}
-				out[j], crlf = c.visit(&w.jobs[j], st, slab, buf, crlf, tx, racyBefore)
+				out[j], crlf = c.visit(&w.jobs[j], w.jobs[j].pre, slab, buf, crlf, tx, racyBefore)
 			}
 		})
 	}
@@ -597,26 +592,35 @@ type statOutcome struct {
 	err error
 }
 
-// statAll stats every job's file on the scan's workers. The first scan
-// with a snapshot does this while the snapshot loads, before it knows
-// which files the snapshot holds.
-func (c *Catalog) statAll(jobs []job) []statOutcome {
-	pre := make([]statOutcome, len(jobs))
+// statAll stats every job's file the walk did not stat, on the scan's
+// workers, into the job. The first scan with a snapshot does this while
+// the snapshot loads, before it knows which files the snapshot holds.
+func (c *Catalog) statAll(jobs []job) {
+	var todo []*job
+	for i := range jobs {
+		if jobs[i].pre == nil {
+			todo = append(todo, &jobs[i])
+		}
+	}
+	pre := make([]statOutcome, len(todo)) // one allocation for them all
+	for i, j := range todo {
+		j.pre = &pre[i]
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(c.workers, max(len(jobs), 1)) {
+	for range min(c.workers, max(len(todo), 1)) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
+				if i >= len(todo) {
 					return
 				}
-				pre[i].key, pre[i].err = c.fsys.stat(jobs[i].path, jobs[i].at)
+				j := todo[i]
+				j.pre.key, j.pre.err = c.fsys.stat(j.path, j.at)
 			}
 		})
 	}
 	wg.Wait()
-	return pre
 }
 
 // visit revalidates or reads one file. pre, when not nil, is the file's

@@ -22,6 +22,12 @@ type job struct {
 	scope Scope
 	old   *entry // the catalog's entry for path, or nil
 	slot  int    // when old is nil: the index of its Document and entry
+	// pre is the file's stat taken before the worker visits it, or nil:
+	// by the walk while it held the file's directory, when the directory
+	// is not kept for the workers (one fstatat instead of the workers'
+	// open below the root, fstat and close), or by statAll while the
+	// snapshot loads.
+	pre *statOutcome
 }
 
 // walker lists the scope roots. It runs on one goroutine: listing is a
@@ -187,8 +193,11 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 	// root: computed once per directory, and for a directory not entered
 	// through a link it equals rel, so each file reuses its job's rel.
 	var dirBelow string
+	var pre []statOutcome
+	topics := 0
 	if !kept {
 		dirBelow = belowRoot(r.real, realDir)
+		topics = countTopics(ents)
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -206,6 +215,17 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 					j.at = fileAt{r.dir, j.rel}
 				default:
 					j.at = fileAt{r.dir, dirBelow + "/" + name}
+				}
+				if !kept && d.holdsFD() {
+					// The directory closes below; a stat through it now
+					// is one system call where a worker needs three.
+					if len(pre) == 0 {
+						pre = make([]statOutcome, topics) // the directory's files, one allocation
+					}
+					st := &pre[0]
+					pre = pre[1:]
+					st.key, st.err = w.fsys.stat(j.path, fileAt{d, name})
+					j.pre = st
 				}
 			}
 			continue
@@ -356,6 +376,17 @@ func hiddenBelow(root, path string) bool {
 		}
 	}
 	return false
+}
+
+// countTopics counts a listing's regular topic files.
+func countTopics(ents []os.DirEntry) int {
+	n := 0
+	for _, e := range ents {
+		if e.Type().IsRegular() && isTopic(e.Name()) {
+			n++
+		}
+	}
+	return n
 }
 
 // hasTopic reports that a listing holds a regular topic file, the only
