@@ -142,9 +142,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "peer: %s %d done\n", lang, n)
 		}
 	}
-	printTable(stdout, "Wall time, median of the rounds:", rows, c.snapshot, func(r row) map[string]float64 { return r.wall })
-	printTable(stdout, "CPU time (user + system, all threads), median of the rounds:", rows, c.snapshot, func(r row) map[string]float64 { return r.cpu })
-	printTable(stdout, "Minor page faults, median of the rounds (17-19 µs of CPU each on the project's VM, BenchmarkPageFault):", rows, c.snapshot, func(r row) map[string]float64 { return r.faults })
+	printTable(stdout, "Wall time, median of the rounds:", "ms", rows, c.snapshot, func(r row) map[string]float64 { return r.wall })
+	printTable(stdout, "CPU time (user + system, all threads), median of the rounds:", "ms", rows, c.snapshot, func(r row) map[string]float64 { return r.cpu })
+	printTable(stdout, "Minor page faults, median of the rounds (17-19 µs of CPU each on the project's VM, BenchmarkPageFault):", "faults", rows, c.snapshot, func(r row) map[string]float64 { return r.faults })
 	return nil
 }
 
@@ -386,16 +386,16 @@ type row struct {
 	faults    map[string]float64
 }
 
-// printTable prints the rows' medians of one kind (wall or CPU) and
-// Qwen's over each of memrecall's.
-func printTable(w io.Writer, title string, rows []row, snapshot bool, pick func(row) map[string]float64) {
+// printTable prints the rows' medians of one kind (wall, CPU or faults,
+// in unit) and Qwen's over each of memrecall's.
+func printTable(w io.Writer, title, unit string, rows []row, snapshot bool, pick func(row) map[string]float64) {
 	names := []string{"fresh", "cold", "warm"}
 	if snapshot {
 		names = append(names, "fresh+snap")
 	}
-	fmt.Fprintf(w, "\n%s\n\n| topics | lang | MB | qwen ms |", title)
+	fmt.Fprintf(w, "\n%s\n\n| topics | lang | MB | qwen %s |", title, unit)
 	for _, nm := range names {
-		fmt.Fprintf(w, " %s ms |", nm)
+		fmt.Fprintf(w, " %s %s |", nm, unit)
 	}
 	for _, nm := range names {
 		fmt.Fprintf(w, " qwen/%s |", nm)
