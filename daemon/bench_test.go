@@ -27,10 +27,9 @@ func BenchmarkRoundTrip(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// The files' change times are now; a scan re-reads files changed
-	// within memory's 2 s racy window, which no real tree written seconds
-	// to months ago makes it do. Wait it out (setup, not measured).
-	time.Sleep(2100 * time.Millisecond)
+	// The files' change times are now: wait out memory's racy window
+	// (gentree.Settle; setup, not measured).
+	gentree.WaitSettled(time.Now())
 	g, err := gentree.New(gentree.English)
 	if err != nil {
 		b.Fatal(err)
@@ -120,7 +119,7 @@ func BenchmarkFirstAnswer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	time.Sleep(2100 * time.Millisecond)  // past memory's racy window (see BenchmarkRoundTrip)
+	gentree.WaitSettled(time.Now())      // past memory's racy window (see BenchmarkRoundTrip)
 	text := firstTopicPrompt(b, project) // a prompt the tree has memory for
 	opts := Options{Dir: runtimeDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
 	first := func(b *testing.B, oldWay bool) (time.Duration, bool) {

@@ -30,11 +30,6 @@ type benchTrees struct {
 
 var trees = &benchTrees{roots: map[treeKey]string{}, bytes: map[treeKey]int64{}, written: map[treeKey]time.Time{}}
 
-// racyWindow is memory's racy window (2 s, memory.RacyWindow) with
-// a margin: a file whose change time is that recent when a scan reads it
-// is read again by the next scan.
-const racyWindow = 2100 * time.Millisecond
-
 // settle waits until the files of the tree of n topics are older than the
 // racy window. The generator has just written them, and their change
 // times cannot be set back, so without the wait a warm engine would
@@ -47,9 +42,7 @@ func (bt *benchTrees) settleIn(lang gentree.Lang, n int) {
 	bt.mu.Lock()
 	written := bt.written[treeKey{lang, n}]
 	bt.mu.Unlock()
-	if d := time.Until(written.Add(racyWindow)); d > 0 {
-		time.Sleep(d)
-	}
+	gentree.WaitSettled(written)
 }
 
 func TestMain(m *testing.M) {

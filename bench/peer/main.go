@@ -263,10 +263,6 @@ func (q *qwenProc) close() {
 	_ = q.cmd.Wait()
 }
 
-// racyWindow is memory's racy window with a margin: files younger than
-// this are re-read by every scan, which no real tree makes it do.
-const racyWindow = 2100 * time.Millisecond
-
 // tree returns the roots of the generated tree of lang and n topics,
 // writing it on first use, and its size in bytes.
 func tree(dir string, lang gentree.Lang, n int) (project, user string, bytes int64, err error) {
@@ -283,7 +279,7 @@ func tree(dir string, lang gentree.Lang, n int) (project, user string, bytes int
 	if err != nil {
 		return "", "", 0, err
 	}
-	time.Sleep(racyWindow)
+	gentree.WaitSettled(time.Now())
 	return project, user, bytes, os.WriteFile(done, []byte(strconv.FormatInt(bytes, 10)), 0o644)
 }
 

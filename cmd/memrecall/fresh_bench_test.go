@@ -175,7 +175,7 @@ func writeBenchTree(b *testing.B, root string, lang gentree.Lang, n int) (projec
 	if err != nil {
 		b.Fatal(err)
 	}
-	time.Sleep(2100 * time.Millisecond)
+	gentree.WaitSettled(time.Now())
 	return project, user
 }
 

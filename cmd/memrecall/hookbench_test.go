@@ -69,7 +69,7 @@ func BenchmarkHookProcess(b *testing.B) {
 		// The daemon removes its socket before it answers --stop.
 	}
 	defer stop()
-	time.Sleep(2100 * time.Millisecond) // past memory's racy window (see daemon.BenchmarkRoundTrip)
+	gentree.WaitSettled(time.Now()) // past memory's racy window (gentree.Settle)
 	prompt, err := topicPrompt(project)
 	if err != nil {
 		b.Fatal(err)

@@ -46,6 +46,24 @@ func ParseLang(s string) (Lang, error) {
 	return "", fmt.Errorf("%w: %q", ErrLang, s)
 }
 
+// Settle is how long after a file is written memory's catalog stops
+// distrusting its stat: memory.RacyWindow (2 s) with a margin. A scan
+// re-reads a file whose modification or change time is within that window,
+// which no real tree, written seconds to months earlier, makes it do. The
+// change time cannot be set back (os.Chtimes sets it to now), so a
+// benchmark that wants a warm engine to trust a tree it has just written
+// waits, outside its timer; gentree_test.go checks Settle exceeds the window.
+const Settle = 2100 * time.Millisecond
+
+// WaitSettled sleeps until Settle has passed since written (the time the
+// tree's last file was written): a caller that did other setup meanwhile
+// waits only for what is left.
+func WaitSettled(written time.Time) {
+	if d := time.Until(written.Add(Settle)); d > 0 {
+		time.Sleep(d)
+	}
+}
+
 // vocabSize is the number of distinct words per language: an 8-word query
 // then matches a realistic few percent of a large tree.
 const vocabSize = 2000

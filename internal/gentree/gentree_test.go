@@ -73,3 +73,11 @@ func TestWrite(t *testing.T) {
 		t.Errorf("Write reported %d bytes, the files hold %d", bytes, sum)
 	}
 }
+
+// TestSettleCoversRacyWindow: a tree WaitSettled waited for is older than
+// memory's racy window, so a warm catalog trusts its stats.
+func TestSettleCoversRacyWindow(t *testing.T) {
+	if Settle <= memory.RacyWindow {
+		t.Errorf("Settle %v does not exceed memory.RacyWindow %v", Settle, memory.RacyWindow)
+	}
+}
