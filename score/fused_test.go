@@ -386,3 +386,16 @@ func TestRawCJKBits(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScoreDirect: on any title, body and query, scoreDirect gives the
+// masks of its definition (directKeys).
+func FuzzScoreDirect(f *testing.F) {
+	for i, frag := range scriptFragments {
+		f.Add(frag+" "+scriptFragments[(i+1)%len(scriptFragments)], frag+frag, frag)
+	}
+	f.Add("나가\u11a8", "ก\u0e48\u0e38ขค", "나가 ก\u0e48\u0e38ข")
+	f.Fuzz(func(t *testing.T, title, body, query string) {
+		q := NewQuery(query+" "+strings.Join(AppendTokens(nil, title+" "+body), " "), nil)
+		checkDirect(t, &q, &memory.Document{Title: title, Body: body})
+	})
+}
