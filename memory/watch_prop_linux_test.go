@@ -18,9 +18,17 @@ import (
 // removed directories, symlink swaps and replaced roots, each followed by a
 // query, the watched catalog's Scan equals a scan by a fresh catalog; and a
 // query with nothing changed since the previous one is answered by the
-// watch whenever the tree holds no symlink.
+// watch whenever the tree holds no symlink and the catalog held its watch
+// before the query.
+//
+// The kernel may refuse a watch: inotify instances are a per-user limit
+// (128 by default) shared with every other process of the user, and a
+// refused watch is the documented fallback, not a defect. Such queries are
+// counted; the test fails unless some query was vouched for, and skips
+// only when the kernel refused every watch it asked for.
 func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 	t.Parallel() // mostly file-system calls: overlaps the other tests well
+	vouched, refused := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		base := t.TempDir()
 		defer os.RemoveAll(base)
@@ -54,6 +62,7 @@ func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 		}
 		changed := true // since the last query
 		query := func(rt *rapid.T) {
+			held := c.Watching() // false before the first scan, or when the kernel refused the last watch
 			got, err := c.Scan(context.Background())
 			if err != nil {
 				rt.Fatal(err)
@@ -65,8 +74,15 @@ func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 			if diff := cmp.Diff(snap(fresh), snap(got)); diff != "" {
 				rt.Fatalf("watched catalog differs from a fresh scan (-fresh +catalog):\n%s", diff)
 			}
-			if !changed && !got.Stats.Watched && !hasSymlink(base) {
-				rt.Fatalf("nothing changed and no symlink, but the scan was not answered by the watch")
+			if !changed && !hasSymlink(base) {
+				switch {
+				case !held:
+					refused++
+				case !got.Stats.Watched:
+					rt.Fatalf("nothing changed, no symlink and the watch held, but the scan was not answered by the watch")
+				default:
+					vouched++
+				}
 			}
 			changed = false
 		}
@@ -130,6 +146,13 @@ func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 			"query": query,
 		})
 	})
+	switch {
+	case vouched > 0:
+	case refused > 0:
+		t.Skipf("the kernel refused every inotify watch asked for (%d unchanged-tree queries); the per-user instance limit is exhausted", refused)
+	default:
+		t.Fatal("no query with nothing changed was drawn: the watch's answer was never checked")
+	}
 }
 
 // hasSymlink reports a symlink anywhere below dir.
