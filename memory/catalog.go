@@ -580,7 +580,7 @@ func (c *Catalog) scan() (Result, error) {
 	// directory holds.
 	w.settleWatch(!linked)
 	res.Stats.Duration = c.now().Sub(start)
-	if c.snap != nil && (changed || res.Stats.Read > 0) {
+	if c.snap != nil && (c.snap.takeStale() || changed || res.Stats.Read > 0) {
 		c.queueSnapshot()
 	}
 	return res, nil

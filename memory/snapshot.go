@@ -127,6 +127,7 @@ type snapshotState struct {
 
 	mu      sync.Mutex
 	stats   SnapshotStats
+	stale   bool         // the loaded file's extra part was refused: write it anew
 	pending []snapRecord // the newest records not yet written
 	writing bool
 	wg      sync.WaitGroup
@@ -276,9 +277,22 @@ func (c *Catalog) loadSnapshot() scopeCache {
 	s.stats.Loaded += len(ptrs)
 	if extraErr != nil {
 		s.stats.ExtraIgnored++
+		s.stale = true
 	}
 	s.mu.Unlock()
 	return seed
+}
+
+// takeStale reports, once, that the loaded snapshot's extra part was
+// refused (another extra layout, or damage): the scan then writes the
+// snapshot anew even if no file changed, or every later process would
+// refuse the same part and rebuild it again.
+func (s *snapshotState) takeStale() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stale := s.stale
+	s.stale = false
+	return stale
 }
 
 // readSnapshotFile reads the snapshot at path if it is a regular file of

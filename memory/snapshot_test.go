@@ -337,7 +337,8 @@ func (x *titlesExtra) LoadSnapshot(docs []*Document, data []byte) error {
 
 // TestSnapshotExtra: the caller's data is written with the documents and
 // handed back with them, in the order it was made for; a refusal is
-// counted and the documents stay seeded.
+// counted, the documents stay seeded, and the snapshot is written anew
+// once (a refused part would otherwise be refused by every later process).
 func TestSnapshotExtra(t *testing.T) {
 	roots := snapTree(t)
 	file := filepath.Join(t.TempDir(), "x.snap")
@@ -354,15 +355,23 @@ func TestSnapshotExtra(t *testing.T) {
 		if diff := cmp.Diff([]string{"Alpha", "Beta", "Gamma"}, x.loaded); diff != "" {
 			t.Errorf("fail=%v: loaded titles (-want +got):\n%s", fail, diff)
 		}
+		c.WaitSnapshot()
 		want := SnapshotStats{Loaded: 3}
 		if fail != nil {
-			want.ExtraIgnored = 1
+			// The refused part is written anew at once, though no file
+			// changed: otherwise every later process refuses it too.
+			want.ExtraIgnored, want.Written = 1, 1
 		}
 		if got := c.SnapshotStats(); got != want {
 			t.Errorf("fail=%v: stats %+v, want %+v", fail, got, want)
 		}
 		if res.Stats.Reused != 4 { // bad.md too, as skipped
 			t.Errorf("fail=%v: reused %d, want 4", fail, res.Stats.Reused)
+		}
+		scanCat(t, c) // nothing changed: nothing more to write
+		c.WaitSnapshot()
+		if got := c.SnapshotStats().Written; got != want.Written {
+			t.Errorf("fail=%v: %d written after a second scan of the unchanged tree, want %d", fail, got, want.Written)
 		}
 	}
 }
