@@ -441,6 +441,7 @@ func (c *Catalog) scan() (Result, error) {
 	w := walker{fsys: c.fsys, cache: c.cache}
 	if seed != nil {
 		w.cache = scopeCache{} // the cache is the loader's until seed returns
+		w.statNew = true
 	}
 	defer w.close()
 	if c.watch != nil {

@@ -414,9 +414,13 @@ type hookFS struct {
 	inner  fileSystem
 	before func(path string)
 	reads  *atomic.Int64
+	stats  *atomic.Int64
 }
 
 func (h hookFS) stat(path string, at fileAt) (fileKey, error) {
+	if h.stats != nil {
+		h.stats.Add(1)
+	}
 	return h.inner.stat(path, at)
 }
 

@@ -24,9 +24,9 @@ type job struct {
 	slot  int    // when old is nil: the index of its Document and entry
 	// pre is the file's stat taken before the worker visits it, or nil:
 	// by the walk while it held the file's directory, when the directory
-	// is not kept for the workers (one fstatat instead of the workers'
-	// open below the root, fstat and close), or by statAll while the
-	// snapshot loads.
+	// is not kept for the workers and the file has an entry to check (one
+	// fstatat instead of the workers' open below the root, fstat and
+	// close), or by the walk and statAll while the snapshot loads.
 	pre *statOutcome
 }
 
@@ -47,6 +47,11 @@ type walker struct {
 	// of them cost a descriptor, plus the scope roots; closed by close.
 	open   []*dirHandle
 	fdDirs int
+	// statNew: the walk stats a file it knows nothing of too (see pre),
+	// because its cache is empty while the snapshot loads and the scan
+	// matches the jobs with the snapshot's entries after the walk. Else a
+	// file without an entry is read, and its stat would be wasted.
+	statNew bool
 }
 
 // maxOpenDirs bounds the directory descriptors a scan keeps open for its
@@ -216,7 +221,7 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 				default:
 					j.at = fileAt{r.dir, dirBelow + "/" + name}
 				}
-				if !kept && d.holdsFD() {
+				if !kept && d.holdsFD() && (j.old != nil || w.statNew) {
 					// The directory closes below; a stat through it now
 					// is one system call where a worker needs three.
 					if len(pre) == 0 {
