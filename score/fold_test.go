@@ -145,9 +145,9 @@ func sameTokens(a, b *memory.Document) bool {
 // TestNameAnswers: a long question in another language around one rare
 // name (a ticket key, an identifier) is answered by the note that holds
 // the name, though the note holds little of the question's evidence; a
-// name that many notes hold, a plain shared word, or the name of a tool
-// the agent has just used (docs/decisions/0211-silent-tools.md) answers
-// nothing.
+// name that many notes hold, a plain shared word, the name of a tool
+// the agent has just used (docs/decisions/0211-silent-tools.md) or an
+// abbreviation of single letters ("e.g.") answers nothing.
 func TestNameAnswers(t *testing.T) {
 	docs := []*memory.Document{
 		doc("pay", memory.TypeProject, "PAY-1432 double refund", "postmortem", "Refunds were sent twice.", 0),
@@ -155,6 +155,7 @@ func TestNameAnswers(t *testing.T) {
 		doc("flag", memory.TypeReference, "Feature flags", "", "ledger.async_posting is at 20 %.", 2),
 		doc("other", memory.TypeUser, "Coffee", "", "Prefers tea.", 3),
 		doc("lesson", memory.TypeFeedback, "Chat lesson", "", "A test run of post_message flooded #general; test in #bots.", 4),
+		doc("lunch", memory.TypeUser, "Lunch", "", "Likes Italian food, e.g. pizza, i.e. nothing spicy.", 5),
 	}
 	slackParams := "wie setze ich bei post_message den Parameter für Antworten im Thread?"
 	tests := []struct {
@@ -168,6 +169,9 @@ func TestNameAnswers(t *testing.T) {
 		{slackParams, nil, []string{"lesson.md"}},
 		{slackParams, []string{"mcp__slack__post_message"}, nil},
 		{slackParams, []string{"mcp__jira__search"}, []string{"lesson.md"}},
+		// An abbreviation is no name, though it is joined and rare.
+		{"e.g. how do we rotate the kafka certificates", nil, nil},
+		{"i.e. which vault path holds the signing keys", nil, nil},
 	}
 	for _, tt := range tests {
 		for name, rank := range map[string]func(Query, []*memory.Document) ([]*memory.Document, []Match){

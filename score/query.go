@@ -361,7 +361,23 @@ func bitsTrailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
 
 // isName reports whether a word token names something rather than saying
 // something: it holds a digit, or it is a joined name (a snake_case
-// identifier, a kebab-case or dotted name: see isJoiner).
+// identifier, a kebab-case or dotted name: see isJoiner) that is not an
+// abbreviation of single letters ("e.g", "i.e", "a.m", "u.s"), which
+// prose of any subject holds.
 func isName(tok string) bool {
-	return strings.ContainsAny(tok, "0123456789_-.")
+	return strings.ContainsAny(tok, "0123456789") || isJoined(tok) && !isInitials(tok)
+}
+
+// isInitials reports whether every part of a joined token is a single
+// code point, as in "e.g" or "u.s".
+func isInitials(tok string) bool {
+	n := 0 // code points of the current part
+	for _, r := range tok {
+		if r < utf8.RuneSelf && isJoiner(byte(r)) {
+			n = 0
+		} else if n++; n > 1 {
+			return false
+		}
+	}
+	return true
 }
