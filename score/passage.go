@@ -10,8 +10,9 @@ import "strings"
 // 0218-passage-from-match.md). A prompt that shows such a document can
 // then show that passage instead of a window that does not hold it.
 // Whether there is a far match comes from the ranking, so a document
-// matched in its window (nearly all) costs nothing here; only the lines
-// past the window are read, up to the first that matches, with the
+// matched in its window (nearly all) costs nothing here; for the others
+// the window is only measured (splitBody counts its code points) and the
+// lines past it are matched, up to the first that matches, with the
 // scorer's matching (keys, folded keys, silent-e keys) and no further
 // than the scorer reads. q must be the query m was ranked for.
 func Passage(q Query, m Match) (start, end int, ok bool) {
