@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/memrecall/memrecall/memory"
 )
 
 // TestConfigReloadedWhenChanged: the daemon reads its config file again
@@ -119,5 +122,27 @@ func TestConfigSameSizeEditInOneTick(t *testing.T) {
 	}
 	if got := ask("s2"); !strings.Contains(got, "db-b.md") {
 		t.Errorf("same-size edit in the same tick: context %q, want db-b.md (the edit was missed)", got)
+	}
+}
+
+// TestConfigStampRacy: the racy rule on fixed times, so it holds whatever
+// the machine's load (TestConfigSameSizeEditInOneTick needs its first
+// event within the window of the write): a stamp younger than
+// memory.RacyWindow is not kept, one at least that old is.
+func TestConfigStampRacy(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		st   configStamp
+		want bool
+	}{
+		{"modified now", configStamp{exists: true, mod: now}, true},
+		{"just inside the window", configStamp{exists: true, mod: now.Add(-memory.RacyWindow + time.Nanosecond)}, true},
+		{"as old as the window", configStamp{exists: true, mod: now.Add(-memory.RacyWindow)}, false},
+		{"an hour old", configStamp{exists: true, mod: now.Add(-time.Hour)}, false},
+	} {
+		if got := tc.st.racy(now); got != tc.want {
+			t.Errorf("%s: racy = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
