@@ -272,9 +272,9 @@ func TestWatchFallbacks(t *testing.T) {
 			// the fault is vouched for, so the fallback below is this
 			// case's own fault, not something every case shares.
 			control := NewCatalog(Roots{Project: proj}, withInotify(&fakeInotify{}))
+			t.Cleanup(func() { control.Close() }) // also when scanWatched fails the test
 			scanWatched(t, control)
 			if _, w := scanWatched(t, control); !w {
-				control.Close()
 				t.Fatal("control: without the fault the unchanged tree was not answered by the watch")
 			}
 			control.Close()

@@ -23,8 +23,10 @@ import (
 //
 // The kernel may refuse a watch: inotify instances are a per-user limit
 // (128 by default) shared with every other process of the user, and a
-// refused watch is the documented fallback, not a defect. Such queries are
-// counted; the test fails unless some query was vouched for, and skips
+// refused watch is the documented fallback, not a defect. The catalog's
+// kernel calls go through refusalCounter, so a query after a refused
+// instance is counted and a watch the catalog dropped on its own still
+// fails; the test also fails unless some query was vouched for, and skips
 // only when the kernel refused every watch it asked for.
 func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 	t.Parallel() // mostly file-system calls: overlaps the other tests well
@@ -39,7 +41,8 @@ func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 			}
 		}
 		roots := Roots{Project: proj, User: user}
-		c := NewCatalog(roots, WithWatch())
+		kernel := &refusalCounter{}
+		c := NewCatalog(roots, withInotify(kernel))
 		defer c.Close()
 
 		files := []string{"a.md", "b.md", "sub/c.md", "sub/deeper/d.md", "other/e.md", "MEMORY.md", "notes.txt", ".hidden.md", "sub/.x/f.md"}
@@ -62,7 +65,8 @@ func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 		}
 		changed := true // since the last query
 		query := func(rt *rapid.T) {
-			held := c.Watching() // false before the first scan, or when the kernel refused the last watch
+			held := c.Watching()
+			refusedLast := kernel.lastRefused
 			got, err := c.Scan(context.Background())
 			if err != nil {
 				rt.Fatal(err)
@@ -76,8 +80,10 @@ func TestWatchedCatalogMatchesFreshScan(t *testing.T) {
 			}
 			if !changed && !hasSymlink(base) {
 				switch {
-				case !held:
+				case !held && refusedLast:
 					refused++
+				case !held:
+					rt.Fatalf("nothing changed and the kernel gave the last watch, but the catalog no longer held it")
 				case !got.Stats.Watched:
 					rt.Fatalf("nothing changed, no symlink and the watch held, but the scan was not answered by the watch")
 				default:
@@ -165,4 +171,17 @@ func hasSymlink(dir string) bool {
 		return nil
 	})
 	return found
+}
+
+// refusalCounter is the real kernel, noting whether the last inotify
+// instance asked for was refused (EMFILE at the per-user limit).
+type refusalCounter struct {
+	kernelInotify
+	lastRefused bool
+}
+
+func (k *refusalCounter) init() (int, error) {
+	fd, err := k.kernelInotify.init()
+	k.lastRefused = err != nil
+	return fd, err
 }
