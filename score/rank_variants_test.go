@@ -42,7 +42,8 @@ func saturatedForm(k1 float64) rankForm {
 // top-1 on the five corpora (docs/decisions/0216-saturated-rank.md). The
 // answer rule does not read the score, so every form answers the same
 // cases; only their order differs. It fails if the shipped form loses
-// Recall@5 or top-1 against the field sum it replaced on any corpus.
+// Recall@5 or top-1 against the field sum it replaced on any corpus, or
+// if the row it calls shipped is not the score Rank computes.
 //
 //	go test ./score -variants -run RankFormCurve -v
 func TestRankFormCurve(t *testing.T) {
@@ -67,11 +68,14 @@ func TestRankFormCurve(t *testing.T) {
 	forms := []rankForm{fieldSum, evidenceForm, saturatedForm(0.5), saturatedForm(1.0),
 		saturatedForm(rankK1), saturatedForm(1.5), saturatedForm(2.0)}
 	shipped := 4
+	if f := forms[shipped]; f.boost != int64(boostPoints) {
+		t.Fatalf("%s: boost %d, shipped %d", f.name, f.boost, boostPoints)
+	}
 	type figures struct{ r5, top1 float64 }
 	got := make([][]figures, len(forms))
 	for fi, f := range forms {
 		row := "| " + f.name + " |"
-		for ci, fx := range corpora {
+		for _, fx := range corpora {
 			var r5, top1 float64
 			n := 0
 			for _, c := range fx.Cases {
@@ -95,6 +99,9 @@ func TestRankFormCurve(t *testing.T) {
 					for tk, mk := range docMasks(&q, m.Doc) {
 						if mk != 0 {
 							s += f.token(&q, &w, tk, mk)
+							if got := int64(w.tokenScore(tk, mk)); fi == shipped && got != f.token(&q, &w, tk, mk) {
+								t.Fatalf("%s: token %q mask %08b scores %d, Rank %d", f.name, q.tokens[tk], mk, f.token(&q, &w, tk, mk), got)
+							}
 						}
 					}
 					s += f.boost * int64(q.typeBoostFor(m.Doc.Type))
@@ -126,7 +133,6 @@ func TestRankFormCurve(t *testing.T) {
 			fg := figures{100 * r5 / float64(n), 100 * top1 / float64(n)}
 			got[fi] = append(got[fi], fg)
 			row += fmt.Sprintf(" %.1f / %.1f |", fg.r5, fg.top1)
-			_ = names[ci]
 		}
 		t.Log(row)
 	}
