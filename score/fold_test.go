@@ -156,6 +156,7 @@ func TestNameAnswers(t *testing.T) {
 		doc("other", memory.TypeUser, "Coffee", "", "Prefers tea.", 3),
 		doc("lesson", memory.TypeFeedback, "Chat lesson", "", "A test run of post_message flooded #general; test in #bots.", 4),
 		doc("lunch", memory.TypeUser, "Lunch", "", "Likes Italian food, e.g. pizza, i.e. nothing spicy.", 5),
+		doc("sugar", memory.TypeUser, "Diet", "", "Long-term I want to eat less sugar.", 6),
 	}
 	slackParams := "wie setze ich bei post_message den Parameter für Antworten im Thread?"
 	tests := []struct {
@@ -172,6 +173,9 @@ func TestNameAnswers(t *testing.T) {
 		// An abbreviation is no name, though it is joined and rare.
 		{"e.g. how do we rotate the kafka certificates", nil, nil},
 		{"i.e. which vault path holds the signing keys", nil, nil},
+		// Nor is a hyphenated pair of common words, though the memory
+		// holds it once.
+		{"what is our long-term plan for the kafka migration", nil, nil},
 	}
 	for _, tt := range tests {
 		for name, rank := range map[string]func(Query, []*memory.Document) ([]*memory.Document, []Match){

@@ -363,9 +363,24 @@ func bitsTrailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
 // something: it holds a digit, or it is a joined name (a snake_case
 // identifier, a kebab-case or dotted name: see isJoiner) that is not an
 // abbreviation of single letters ("e.g", "i.e", "a.m", "u.s"), which
-// prose of any subject holds.
+// prose of any subject holds, nor a hyphenated or dotted pair of common
+// English words ("long-term", "follow-up", "real-time", "read-only"),
+// which is prose too. A snake_case identifier is a name whatever its
+// parts ("post_message"): prose does not join words with "_".
 func isName(tok string) bool {
-	return strings.ContainsAny(tok, "0123456789") || isJoined(tok) && !isInitials(tok)
+	return strings.ContainsAny(tok, "0123456789") ||
+		isJoined(tok) && !isInitials(tok) && (strings.Contains(tok, "_") || !commonParts(tok))
+}
+
+// commonParts reports whether every part of a token joined by "-" or "."
+// is a common English word (isCommonWord, on its light stem).
+func commonParts(tok string) bool {
+	for part := range strings.FieldsFuncSeq(tok, func(r rune) bool { return r == '-' || r == '.' }) {
+		if !isCommonWord(lightStem(part)) {
+			return false
+		}
+	}
+	return true
 }
 
 // isInitials reports whether every part of a joined token is a single
