@@ -1,9 +1,6 @@
 package eval
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // blindDPath is the second corpus written for issue 14 by a session that
 // never read the scorer (docs/evaluation.md, decision 0504). Like
@@ -47,27 +44,7 @@ func TestBlindDToolCases(t *testing.T) {
 		t.Fatalf("Load: %v", err)
 	}
 	withTools, silent := toolCases(t, c)
-	otherTool := 0
-	for _, k := range c.Cases {
-		if !strings.HasPrefix(k.ID, "tool-") {
-			continue
-		}
-		for _, id := range k.Relevant {
-			if !strings.HasSuffix(id, "-usage") || len(k.RecentTools) == 0 {
-				continue
-			}
-			// The usage note's tool is never the active one: the note's
-			// service (tool-<service>-...-usage) is not the server of any
-			// recent tool (mcp__<server>__<tool>).
-			service, _, _ := strings.Cut(strings.TrimPrefix(id, "tool-"), "-")
-			for _, tool := range k.RecentTools {
-				if parts := strings.Split(tool, "__"); len(parts) == 3 && parts[1] == service {
-					t.Errorf("%s: usage note %s is relevant while its own tool %s is active", k.ID, id, tool)
-				}
-			}
-			otherTool++
-		}
-	}
+	otherTool := usageOfInactiveTool(t, c)
 	if withTools < 12 || silent < 6 || otherTool < 1 {
 		t.Errorf("tool cases: %d with recent tools, %d silent, %d answered by a usage note of an inactive tool; want at least 12, 6 and 1",
 			withTools, silent, otherTool)

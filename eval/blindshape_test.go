@@ -127,3 +127,44 @@ func toolCases(t *testing.T, c *Corpus) (withTools, silent int) {
 	}
 	return withTools, silent
 }
+
+// usageOfInactiveTool counts the relevant usage notes of a corpus's
+// "tool-" cases that name recent tools, and reports every one whose own
+// tool is among them: a usage note may answer while another tool is
+// active, never while its own is. A usage note is named
+// tool-<server>-...-usage after the server of its tool, which a recent
+// tool names as mcp__<server>__<tool> or <server>::<tool>.
+func usageOfInactiveTool(t *testing.T, c *Corpus) int {
+	t.Helper()
+	n := 0
+	for _, k := range c.Cases {
+		if !strings.HasPrefix(k.ID, "tool-") || len(k.RecentTools) == 0 {
+			continue
+		}
+		for _, id := range k.Relevant {
+			if !strings.HasSuffix(id, "-usage") {
+				continue
+			}
+			server, _, _ := strings.Cut(strings.TrimPrefix(id, "tool-"), "-")
+			for _, tool := range k.RecentTools {
+				if toolServer(tool) == server {
+					t.Errorf("%s: usage note %s is relevant while its own tool %s is active", k.ID, id, tool)
+				}
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// toolServer returns the server part of a tool name in either alias form
+// (mcp__<server>__<tool>, <server>::<tool>), or "" for another form.
+func toolServer(tool string) string {
+	if parts := strings.Split(tool, "__"); len(parts) == 3 && parts[0] == "mcp" {
+		return parts[1]
+	}
+	if server, _, ok := strings.Cut(tool, "::"); ok {
+		return server
+	}
+	return ""
+}
