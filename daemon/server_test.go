@@ -644,8 +644,16 @@ func TestDroppedCorpusReleasesWatch(t *testing.T) {
 		corpora = append(corpora, co)
 	}
 	s.mu.Unlock()
-	if len(corpora) != 1 || !corpora[0].c.Watching() {
-		t.Fatalf("want one watched corpus, got %d", len(corpora))
+	if len(corpora) != 1 {
+		t.Fatalf("want one corpus, got %d", len(corpora))
+	}
+	if !corpora[0].c.Watching() {
+		// A refused instance is the catalog's documented fallback; the
+		// test can only say so, not check the release.
+		if err := inotifyRefused(); err != nil {
+			t.Skipf("the kernel refuses inotify instances now (%v): nothing to release", err)
+		}
+		t.Fatal("the corpus does not watch its tree, though the kernel gives inotify instances")
 	}
 	s.shutdownSessions()
 	if corpora[0].c.Watching() {
