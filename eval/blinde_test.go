@@ -17,20 +17,12 @@ const blindEPath = "testdata/blind-e.json"
 // TestBlindECategories checks that every case names its category in its id
 // prefix and that each category keeps the shape decision 0505 gives it.
 func TestBlindECategories(t *testing.T) {
-	answer := caseRule{expect: answerable}
 	want := blindShape{
 		counts: map[string]int{
 			"plain": 71, "common": 57, "gap": 20, "xlang": 25, "accent": 28,
 			"brit": 14, "longbody": 15, "tool": 18,
 		},
-		rules: map[string]caseRule{
-			"common":   {slice: SliceNoResult, expect: silent},
-			"gap":      {slice: SliceNoResult, expect: silent},
-			"longbody": {slice: SliceBodyOnly, expect: answerable},
-			"tool":     {slice: SliceNoiseFilter},
-			"xlang":    {slice: SliceMixed, expect: answerable},
-			"accent":   answer, "brit": answer, "plain": answer,
-		},
+		rules:    issue14Rules(),
 		longBody: 3001, // over 3,000
 		minDocs:  150,
 	}
@@ -62,16 +54,7 @@ func TestBlindECategories(t *testing.T) {
 // whose agent just used the tool, and that a usage note answers at least
 // one case while another tool is active.
 func TestBlindEToolCases(t *testing.T) {
-	c, err := Load(blindEPath)
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	withTools, silent := toolCases(t, c)
-	otherTool := usageOfInactiveTool(t, c)
-	if withTools < 14 || silent < 8 || otherTool < 1 {
-		t.Errorf("tool cases: %d with recent tools, %d silent, %d answered by a usage note of an inactive tool; want at least 14, 8 and 1",
-			withTools, silent, otherTool)
-	}
+	checkIssue14ToolCases(t, blindEPath, 14, 8)
 }
 
 // TestBlindEAccentCases checks that every accent- case differs from one of

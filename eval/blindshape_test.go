@@ -168,3 +168,36 @@ func toolServer(tool string) string {
 	}
 	return ""
 }
+
+// issue14Rules is the category shape blind-d and blind-e share (decisions
+// 0504, 0505): which slice each id prefix sits in and whether it expects
+// an answer.
+func issue14Rules() map[string]caseRule {
+	answer := caseRule{expect: answerable}
+	return map[string]caseRule{
+		"common":   {slice: SliceNoResult, expect: silent},
+		"gap":      {slice: SliceNoResult, expect: silent},
+		"longbody": {slice: SliceBodyOnly, expect: answerable},
+		"tool":     {slice: SliceNoiseFilter},
+		"xlang":    {slice: SliceMixed, expect: answerable},
+		"accent":   answer, "brit": answer, "plain": answer,
+	}
+}
+
+// checkIssue14ToolCases loads the corpus at path and checks its tool
+// cases (toolCases): at least minTools cases with recent tools, at least
+// minSilent of them silent, and at least one answered by a usage note of
+// a tool that is not the active one (usageOfInactiveTool).
+func checkIssue14ToolCases(t *testing.T, path string, minTools, minSilent int) {
+	t.Helper()
+	c, err := Load(path)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	withTools, silent := toolCases(t, c)
+	otherTool := usageOfInactiveTool(t, c)
+	if withTools < minTools || silent < minSilent || otherTool < 1 {
+		t.Errorf("tool cases: %d with recent tools, %d silent, %d answered by a usage note of an inactive tool; want at least %d, %d and 1",
+			withTools, silent, otherTool, minTools, minSilent)
+	}
+}
