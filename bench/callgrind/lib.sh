@@ -3,13 +3,18 @@
 # 3.19 emulates; GOMAXPROCS=1 keeps the count to one thread's schedule.
 # Extra environment (GOGC=off) can be given before the call.
 
+# cg_run CMD [ARG...]: runs CMD (valgrind) with those runtime settings.
+cg_run() {
+	GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 "$@"
+}
+
 # cg_ir DIR ITERS BINARY BENCH [ARG...]: the instructions callgrind counts
 # in a run of BINARY (a go test binary) in DIR doing ITERS iterations of the
 # benchmarks matching BENCH, with ARG... passed on.
 cg_ir() {
 	local dir=$1 iters=$2 bin=$3 bench=$4
 	shift 4
-	(cd "$dir" && GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 valgrind --tool=callgrind \
+	(cd "$dir" && cg_run valgrind --tool=callgrind \
 		--callgrind-out-file=/dev/null "$bin" -test.run '^$' \
 		-test.bench "$bench" -test.benchtime "${iters}x" "$@" 2>&1 |
 		sed -n 's/.*Collected : //p')

@@ -8,8 +8,10 @@
 # for this CPU) and a simple branch predictor: counts repeat whatever the
 # load, but they model, not measure, the hardware.
 # Usage: bench/callgrind/score-cache.sh [lang ...]   (default: every script)
+# Needs valgrind (3.19 tested); lib.sh has the runtime settings (cg_run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/callgrind/lib.sh
 langs=("$@")
 [ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko th ru mixed)
 N=${N:-10}
@@ -17,7 +19,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go test -c -o "$dir/score.test" ./score
 counts() { # lang pass iterations: "Ir Dr D1miss LLdmiss Bc Bmiss"
-	GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 GOGC=off valgrind --tool=cachegrind \
+	GOGC=off cg_run valgrind --tool=cachegrind \
 		--cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null "$dir/score.test" -test.run '^$' \
 		-test.bench "BenchmarkScorePass/lang=$1/pass=$2\$" -test.benchtime "$3x" 2>&1 |
 		awk '{gsub(",", "")}
