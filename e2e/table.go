@@ -107,14 +107,12 @@ func RewriteTable(path string, table func(old string) string) error {
 	if err != nil {
 		return fmt.Errorf("e2e: %w", err)
 	}
-	old, err := TableSection(string(data))
+	doc := string(data)
+	i, j, err := tableBounds(doc)
 	if err != nil {
 		return fmt.Errorf("%w in %s", err, path)
 	}
-	out, err := ReplaceTable(string(data), table(old))
-	if err != nil {
-		return fmt.Errorf("%w in %s", err, path)
-	}
+	out := doc[:i] + "\n" + table(doc[i:j]) + doc[j:]
 	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 		return fmt.Errorf("e2e: %w", err)
 	}
