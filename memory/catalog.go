@@ -518,7 +518,7 @@ func (c *Catalog) scan() (Result, error) {
 				if j >= len(w.jobs) {
 					return
 				}
-				out[j], crlf = c.visit(&w.jobs[j], w.jobs[j].pre, slab, buf, crlf, tx, racyBefore)
+				out[j], crlf = c.visit(&w.jobs[j], slab, buf, crlf, tx, racyBefore)
 			}
 		})
 	}
@@ -624,15 +624,15 @@ func (c *Catalog) statAll(jobs []job) {
 	wg.Wait()
 }
 
-// visit revalidates or reads one file. pre, when not nil, is the file's
-// stat taken earlier in this scan (statAll), used instead of a new one. A
-// file read for the first time keeps its text in tx's blocks, a changed
-// one in its own allocation (see texts).
-func (c *Catalog) visit(j *job, pre *statOutcome, slab []Document, buf, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
+// visit revalidates or reads one file. j.pre, when not nil, is the file's
+// stat taken earlier in this scan (by the walk or statAll), used instead
+// of a new one. A file read for the first time keeps its text in tx's
+// blocks, a changed one in its own allocation (see texts).
+func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
 		var k fileKey
 		var err error
-		if pre != nil {
+		if pre := j.pre; pre != nil {
 			k, err = pre.key, pre.err
 		} else {
 			k, err = c.fsys.stat(j.path, j.at)
