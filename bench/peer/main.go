@@ -413,14 +413,13 @@ func printTable(w io.Writer, title, unit string, rows []row, snapshot bool, pick
 // engineQuery times Query → the settled deterministic result (the engine
 // has no selector, so it settles on publishing).
 func engineQuery(e *recall.Engine, text string, n int) (sample, error) {
-	f0 := selfFaults()
-	c0 := cputime.Now()
+	c0, f0 := cputime.Usage()
 	t0 := time.Now()
 	p := e.Query(context.Background(), recall.Query{Text: text})
 	<-p.Settled()
 	d := time.Since(t0)
-	cpu := cputime.Now() - c0
-	faults := selfFaults() - f0
+	c1, f1 := cputime.Usage()
+	cpu, faults := c1-c0, float64(f1-f0)
 	tr := p.Trace()
 	p.End()
 	if tr.Scanned != n {

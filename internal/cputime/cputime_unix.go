@@ -10,9 +10,16 @@ import (
 // Now is this process's CPU time (user + system, every thread), or 0 if
 // getrusage fails.
 func Now() time.Duration {
+	cpu, _ := Usage()
+	return cpu
+}
+
+// Usage is this process's CPU time (as Now) and its minor page faults so
+// far, from one getrusage call; both 0 if it fails.
+func Usage() (cpu time.Duration, minorFaults int64) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+		return 0, 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), int64(ru.Minflt)
 }
