@@ -649,11 +649,20 @@ func TestDroppedCorpusReleasesWatch(t *testing.T) {
 	}
 	if !corpora[0].c.Watching() {
 		// A refused instance is the catalog's documented fallback; the
-		// test can only say so, not check the release.
+		// test can only say so, not check the release. The refusal may
+		// have been brief (the limit is shared), so a kernel that gives
+		// instances now gets one more query, whose walk arms the watch
+		// again, before the test calls it a defect.
 		if err := inotifyRefused(); err != nil {
 			t.Skipf("the kernel refuses inotify instances now (%v): nothing to release", err)
 		}
-		t.Fatal("the corpus does not watch its tree, though the kernel gives inotify instances")
+		contextOf(t, s.Handle(event("claude", "w", "UserPromptSubmit", prompt("deploy checklist for billing-api"))).Output)
+		if !corpora[0].c.Watching() {
+			if err := inotifyRefused(); err != nil {
+				t.Skipf("the kernel refuses inotify instances now (%v): nothing to release", err)
+			}
+			t.Fatal("the corpus does not watch its tree, though the kernel gives inotify instances")
+		}
 	}
 	s.shutdownSessions()
 	if corpora[0].c.Watching() {
