@@ -206,15 +206,10 @@ func (c *Catalog) startSnapshotLoad() func() {
 	}()
 	return func() {
 		<-done
-		for sc, m := range seed {
-			if len(c.cache[sc]) == 0 {
-				c.cache[sc] = m
-				continue
-			}
-			for p, e := range m {
-				c.cache[sc][p] = e
-			}
-		}
+		// Only a catalog's first scan loads, and it has put nothing in
+		// the cache yet (it walks with a cache of its own): the decoded
+		// entries are the cache.
+		c.cache = seed
 	}
 }
 
