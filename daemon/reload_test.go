@@ -106,7 +106,10 @@ func TestConfigSameSizeEditInOneTick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" }})
+	// The daemon's clock stands at the file's modification time, so the
+	// first load is within the racy window whatever the machine's load.
+	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
+		Now: func() time.Time { return fi.ModTime() }})
 	defer s.shutdownSessions()
 	ask := func(session string) string {
 		return contextOf(t, s.Handle(event("claude", session, "UserPromptSubmit", prompt("staging database"))).Output)
@@ -126,8 +129,7 @@ func TestConfigSameSizeEditInOneTick(t *testing.T) {
 }
 
 // TestConfigStampRacy: the racy rule on fixed times, so it holds whatever
-// the machine's load (TestConfigSameSizeEditInOneTick needs its first
-// event within the window of the write): a stamp younger than
+// the machine's load: a stamp younger than
 // memory.RacyWindow is not kept, one at least that old is.
 func TestConfigStampRacy(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)

@@ -67,8 +67,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Selector, when set, replaces the one Config describes (tests).
 	Selector model.Selector
-	// Now is the wall clock for session idleness and for the ages shown
-	// in injected text; nil is time.Now.
+	// Now is the wall clock for session idleness, for the ages shown in
+	// injected text and for the config file's racy window; nil is
+	// time.Now.
 	Now func() time.Time
 	// SnapshotDir is recall.Options.SnapshotDir for every corpus: where
 	// the persistent snapshot of each memory tree is kept, so a daemon
@@ -260,7 +261,7 @@ func (s *Server) reloadConfig() (Config, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfgStamp = st
-	if st.racy(time.Now()) {
+	if st.racy(s.now()) {
 		s.cfgStamp = noStamp
 	}
 	s.applyConfigLocked(cfg, err)
