@@ -24,11 +24,17 @@ var asciiFragments = []string{
 var asciiSeparators = []string{" ", "", "_", "-", "\n", ".", "__", "/"}
 
 func asciiTextGen(maxParts int) *rapid.Generator[string] {
+	return fragmentTextGen(asciiFragments, asciiSeparators, maxParts)
+}
+
+// fragmentTextGen draws up to maxParts fragments, each followed by a
+// separator.
+func fragmentTextGen(fragments, separators []string, maxParts int) *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
 		var b strings.Builder
 		for range rapid.IntRange(0, maxParts).Draw(t, "parts") {
-			b.WriteString(rapid.SampledFrom(asciiFragments).Draw(t, "fragment"))
-			b.WriteString(rapid.SampledFrom(asciiSeparators).Draw(t, "sep"))
+			b.WriteString(rapid.SampledFrom(fragments).Draw(t, "fragment"))
+			b.WriteString(rapid.SampledFrom(separators).Draw(t, "sep"))
 		}
 		return b.String()
 	})

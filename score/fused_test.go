@@ -162,14 +162,7 @@ var scriptFragments = []string{
 var scriptSeparators = []string{" ", "", "_", "\n", ".", "-", "、", "。"}
 
 func scriptTextGen(maxParts int) *rapid.Generator[string] {
-	return rapid.Custom(func(t *rapid.T) string {
-		var b strings.Builder
-		for range rapid.IntRange(0, maxParts).Draw(t, "parts") {
-			b.WriteString(rapid.SampledFrom(scriptFragments).Draw(t, "fragment"))
-			b.WriteString(rapid.SampledFrom(scriptSeparators).Draw(t, "sep"))
-		}
-		return b.String()
-	})
+	return fragmentTextGen(scriptFragments, scriptSeparators, maxParts)
 }
 
 // TestPropScoreDirectEqualsRef: scoreDirect (ASCII loop, raw one-decode
