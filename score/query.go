@@ -127,7 +127,12 @@ func NewQuery(text string, recentTools []string) Query {
 	q.alts = make([]string, len(q.tokens))
 	q.translit = make([]string, len(q.tokens))
 	q.units = make([]int32, len(q.tokens))
-	add := func(k string) {
+	// add files key k under the query tokens of ref.
+	add := func(k string, ref keyRef) {
+		r := q.lookup[k]
+		r.exact |= ref.exact
+		r.folded |= ref.folded
+		q.lookup[k] = r
 		b := sketchBit(k)
 		q.sketch[b/64] |= 1 << (b % 64)
 		if len(k) >= 3 {
@@ -137,15 +142,9 @@ func NewQuery(text string, recentTools []string) Query {
 		q.lengths |= 1 << min(len(k), 63)
 	}
 	for i, t := range q.tokens {
-		r := q.lookup[t]
-		r.exact |= 1 << i
-		q.lookup[t] = r
-		add(t)
+		add(t, keyRef{exact: 1 << i})
 		if k := q.silentE[i]; k != "" {
-			r := q.lookup[k]
-			r.exact |= 1 << i
-			q.lookup[k] = r
-			add(k)
+			add(k, keyRef{exact: 1 << i})
 		}
 		q.units[i] = gramUnits
 		if isWordToken(t) {
@@ -163,17 +162,11 @@ func NewQuery(text string, recentTools []string) Query {
 			a := fold(t)
 			if a != t && a != "" {
 				q.alts[i] = a
-				r := q.lookup[a]
-				r.folded |= 1 << i
-				q.lookup[a] = r
-				add(a)
+				add(a, keyRef{folded: 1 << i})
 			}
 			if g := germanFold(t); g != "" && g != a {
 				q.translit[i] = g
-				r := q.lookup[g]
-				r.folded |= 1 << i
-				q.lookup[g] = r
-				add(g)
+				add(g, keyRef{folded: 1 << i})
 			}
 		}
 	}
