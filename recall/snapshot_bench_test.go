@@ -102,10 +102,16 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 				ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1000 }
 				b.ReportMetric(ms(floor), "statfloor-ms")
 				b.ReportMetric(ms(fresh), "fresh-ms")
-				b.ReportMetric(float64(fresh)/float64(floor), "x-statfloor")
 				b.ReportMetric(ms(floorCPU), "statfloor-cpu-ms")
 				b.ReportMetric(ms(freshCPU), "fresh-cpu-ms")
-				b.ReportMetric(float64(freshCPU)/float64(floorCPU), "x-statfloor-cpu")
+				// A ratio only where both sides ran (-snapshot.part times
+				// one side alone) and the CPU clock read something.
+				if floor > 0 && fresh > 0 {
+					b.ReportMetric(float64(fresh)/float64(floor), "x-statfloor")
+				}
+				if floorCPU > 0 && freshCPU > 0 {
+					b.ReportMetric(float64(freshCPU)/float64(floorCPU), "x-statfloor-cpu")
+				}
 			})
 		}
 	}
