@@ -466,10 +466,10 @@ func (c *Catalog) scan() (Result, error) {
 		c.statAll(w.jobs)
 		seed()
 		seed = nil
+		// The walk saw an empty cache: every job is matched here.
 		for i := range w.jobs {
-			if j := &w.jobs[i]; j.old == nil {
-				j.old = c.cache[j.scope][j.path]
-			}
+			j := &w.jobs[i]
+			j.old = c.cache[j.scope][j.path]
 		}
 	}
 
@@ -497,7 +497,12 @@ func (c *Catalog) scan() (Result, error) {
 	}
 
 	out := make([]outcome, len(w.jobs))
-	prefaultSlice(out)
+	if fresh[0]+fresh[1] >= c.textsMin {
+		// A scan that reads a tree for the first time maps its outcomes
+		// in one call too; a rescan (the daemon's, a warm StatOnly
+		// engine's) makes no such call for the little it writes.
+		prefaultSlice(out)
+	}
 	racyBefore := start.Add(-c.racyWindow).UnixNano()
 	workers := min(c.workers, max(len(w.jobs), 1))
 	for len(c.scratch) < workers {

@@ -187,7 +187,11 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 	// Files are opened relative to d if it is kept (the root always is),
 	// else below the root.
 	kept := d == r.dir
-	if !kept && hasTopic(ents) && (!d.holdsFD() || w.fdDirs < maxOpenDirs) {
+	topics := 0
+	if !kept {
+		topics = countTopics(ents)
+	}
+	if !kept && topics > 0 && (!d.holdsFD() || w.fdDirs < maxOpenDirs) {
 		kept = true
 		w.open = append(w.open, d)
 		if d.holdsFD() {
@@ -199,10 +203,8 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 	// through a link it equals rel, so each file reuses its job's rel.
 	var dirBelow string
 	var pre []statOutcome
-	topics := 0
 	if !kept {
 		dirBelow = belowRoot(r.real, realDir)
-		topics = countTopics(ents)
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -383,26 +385,17 @@ func hiddenBelow(root, path string) bool {
 	return false
 }
 
-// countTopics counts a listing's regular topic files.
+// countTopics counts a listing's regular topic files, the ones walkDir
+// queues: hidden names (".x.md") are not part of the tree. A directory
+// with none is not kept open for the workers.
 func countTopics(ents []os.DirEntry) int {
 	n := 0
 	for _, e := range ents {
-		if e.Type().IsRegular() && isTopic(e.Name()) {
+		if name := e.Name(); !strings.HasPrefix(name, ".") && e.Type().IsRegular() && isTopic(name) {
 			n++
 		}
 	}
 	return n
-}
-
-// hasTopic reports that a listing holds a regular topic file, the only
-// reason to keep its directory open.
-func hasTopic(ents []os.DirEntry) bool {
-	for _, e := range ents {
-		if e.Type().IsRegular() && isTopic(e.Name()) {
-			return true
-		}
-	}
-	return false
 }
 
 // isTopic reports a topic file name: *.md except the index.

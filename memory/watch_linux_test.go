@@ -338,8 +338,19 @@ func openFDs(t *testing.T) int {
 // runtime starting its cleanup goroutine), so a transient difference is
 // waited out; a lasting one — the defect looked for — is not.
 func settled(count func() int, want int) int {
+	return settledUntil(count, func(got int) bool { return got == want })
+}
+
+// settledAtMost is settled for a count that may also fall below want: a
+// goroutine of an earlier test that was still returning when want was
+// taken is gone by now, and that is no defect of the test's own.
+func settledAtMost(count func() int, want int) int {
+	return settledUntil(count, func(got int) bool { return got <= want })
+}
+
+func settledUntil(count func() int, ok func(int) bool) int {
 	got := count()
-	for deadline := time.Now().Add(2 * time.Second); got != want && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(2 * time.Second); !ok(got) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 		runtime.GC()
 		got = count()
@@ -352,6 +363,12 @@ func settled(count func() int, want int) int {
 func TestWatchCloseReleases(t *testing.T) {
 	proj := t.TempDir()
 	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	// The baseline is taken after an unwatched catalog has scanned the
+	// same tree, so whatever any catalog starts once (the runtime's
+	// cleanup goroutine) is in it; the watch must add nothing to it.
+	if _, err := NewCatalog(Roots{Project: proj}).Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	runtime.GC()
 	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
 	c := NewCatalog(Roots{Project: proj}, WithWatch())
@@ -363,8 +380,8 @@ func TestWatchCloseReleases(t *testing.T) {
 	if got := settled(fdCount, fds+1); got != fds+1 {
 		t.Errorf("open descriptors while watching: %d, want %d", got, fds+1)
 	}
-	if got := settled(runtime.NumGoroutine, goroutines); got != goroutines {
-		t.Errorf("goroutines while watching: %d, want %d", got, goroutines)
+	if got := settledAtMost(runtime.NumGoroutine, goroutines); got > goroutines {
+		t.Errorf("goroutines while watching: %d, want at most %d", got, goroutines)
 	}
 	c.Close()
 	c.Close()

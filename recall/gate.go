@@ -10,11 +10,12 @@ import (
 // seen on every core (score.Index); the warm-up indexing the same documents
 // on one of those cores meanwhile would only slow it down, and its result
 // is for later queries. So a plan holds the gate from its start until it
-// has ranked, and the warm-up waits for the gate to be free before each
-// chunk it indexes. See docs/decisions/0605-cold-path.md.
+// has published its deterministic result (decision 0612), and the warm-up
+// waits for the gate to be free before each chunk it indexes. See
+// docs/decisions/0605-cold-path.md.
 type rankGate struct {
 	mu   sync.Mutex
-	busy int           // plans between start and ranked; guarded by mu
+	busy int           // plans between start and published; guarded by mu
 	free chan struct{} // closed when busy drops to 0; nil if nobody waits
 }
 
@@ -25,7 +26,7 @@ func (g *rankGate) enter() {
 	g.mu.Unlock()
 }
 
-// leave marks a plan that has ranked or given up. Every enter is matched
+// leave marks a plan that has published or given up. Every enter is matched
 // by exactly one leave.
 func (g *rankGate) leave() {
 	g.mu.Lock()

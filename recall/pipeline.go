@@ -76,17 +76,19 @@ func (e *Engine) run(p *Plan) {
 			close(p.published)
 		}
 	}()
-	// The plan holds the rank gate until it has ranked (or gives up), so
-	// the warm-up's indexing does not compete with its scoring.
+	// The plan holds the rank gate until it has published its
+	// deterministic result (or gives up), so the warm-up's indexing
+	// competes neither with its scoring nor with its hand-off
+	// (docs/decisions/0612-cold-query-first.md).
 	e.gate.enter()
 	inGate := true
-	ranked := func() {
+	leaveGate := func() {
 		if inGate {
 			inGate = false
 			e.gate.leave()
 		}
 	}
-	defer ranked()
+	defer leaveGate()
 
 	if e.beforeScan != nil {
 		e.beforeScan()
@@ -110,17 +112,6 @@ func (e *Engine) run(p *Plan) {
 	}
 	q := score.NewQuery(p.q.Text, p.q.RecentTools)
 	kept, found := e.index.Rank(q, res.Docs)
-	ranked()
-	if e.index.RelayoutDue() {
-		// This query evicted enough for the frozen index to be laid out
-		// again; that runs beside the rest of the plan, not inside its
-		// Rank (decision 0125).
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			e.index.Relayout()
-		}()
-	}
 	kept, found = p.unsurfaced(kept, found)
 	matches := make([]*memory.Document, len(found))
 	ranking := make([]fsm.DocID, len(found))
@@ -147,6 +138,19 @@ func (e *Engine) run(p *Plan) {
 	e.mu.Unlock()
 	close(p.published)
 	published = true
+	// Only now, with the deterministic result out, may the warm-up's
+	// indexing and a re-layout take the cores (decision 0612).
+	leaveGate()
+	if e.index.RelayoutDue() {
+		// This query evicted enough for the frozen index to be laid out
+		// again; that runs beside the rest of the plan, not inside its
+		// Rank (decision 0125).
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.index.Relayout()
+		}()
+	}
 	if cached {
 		p.staleView.Store(true)
 	}
