@@ -22,25 +22,34 @@ const hugePage = 2 << 20
 // half its size.
 const hugeMin = 1 << 20
 
-// newReadBuffer returns a zeroed buffer of n bytes for a file about to be
-// read into it whole, with its pages already mapped, so the read does not
-// take a page fault per 4 KiB page as it fills it (each costs 17–19 µs of
-// CPU on a shadow-paged VM, decision 0801). A buffer of hugeMin or more
-// starts on a huge-page boundary of an allocation rounded up to whole huge
-// pages, and that range is advised MADV_HUGEPAGE before it is populated:
-// where transparent huge pages are in "madvise" mode (the usual default),
-// 2 MiB are then mapped per fault instead of 4 KiB
-// (docs/decisions/0802-snapshot-read-buffer.md). Any advice the kernel
-// refuses only costs speed. The buffer is ordinary Go heap memory, freed
-// by the collector like any other.
+// newReadBuffer returns a buffer of n bytes for a file about to be read
+// into it whole. Its content is undefined until the read overwrites it
+// (uninitBytes: clearing it first would touch every page for nothing), and
+// its pages are already mapped, so the read does not take a page fault
+// per 4 KiB page as it fills it (each costs 17–19 µs of CPU on a
+// shadow-paged VM, decision 0801). A buffer of hugeMin or more starts on
+// a huge-page boundary of an allocation rounded up to whole huge pages,
+// and that range is advised MADV_HUGEPAGE before it is populated: where
+// transparent huge pages are in "madvise" mode (the usual default), 2 MiB
+// are then mapped per fault instead of 4 KiB
+// (docs/decisions/0802-snapshot-read-buffer.md).
+//
+// The allocation is then n rounded up to whole huge pages, plus one huge
+// page of slack to align in: up to 4 MiB more heap than n (2 MiB − 1 of
+// rounding and 2 MiB of slack) while the buffer lives. Only the aligned
+// range is populated; the slack before and after it is never written
+// here, so on memory fresh from the kernel it stays unmapped, and what is
+// resident beyond n is the rounding of the last huge page, under 2 MiB.
+// Any advice the kernel refuses only costs speed. The buffer is ordinary
+// Go heap memory, freed by the collector like any other.
 func newReadBuffer(n int) []byte {
 	if n < hugeMin {
-		b := make([]byte, n)
+		b := uninitBytes(n)
 		prefault(b)
 		return b
 	}
 	size := (n + hugePage - 1) &^ (hugePage - 1)
-	raw := make([]byte, size+hugePage)
+	raw := uninitBytes(size + hugePage)
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
 	off := int((hugePage - p%hugePage) % hugePage)
 	b := raw[off : off+size]

@@ -2,9 +2,10 @@
 
 package memory
 
-// newReadBuffer returns a zeroed buffer of n bytes (see prefault_linux.go
+// newReadBuffer returns a buffer of n bytes for a file about to be read
+// into it whole, its content undefined until then (see prefault_linux.go
 // for what Linux adds).
-func newReadBuffer(n int) []byte { return make([]byte, n) }
+func newReadBuffer(n int) []byte { return uninitBytes(n) }
 
 // prefault does nothing off Linux (see prefault_linux.go).
 func prefault([]byte) {}

@@ -36,24 +36,26 @@ func TestPrefaultKeepsContent(t *testing.T) {
 	}
 }
 
-// newReadBuffer gives exactly n zero bytes whatever n, below and above the
-// size it aligns to huge pages, and its capacity ends with them, so
-// nothing appended to it can reach the padding of its allocation.
-func TestNewReadBufferIsZeroAndExact(t *testing.T) {
+// newReadBuffer gives exactly n bytes whatever n, below and above the size
+// it aligns to huge pages, and its capacity ends with them, so nothing
+// appended to it can reach the padding of its allocation. Its content is
+// undefined (the file read overwrites it): what it must be is writable
+// memory of its own, which two live buffers filled differently show.
+func TestNewReadBufferIsExactAndOwn(t *testing.T) {
 	for _, n := range []int{0, 1, 4095, 64 << 10, 1<<20 - 1, 1 << 20, 1<<20 + 1, 2 << 20, 5<<20 + 17} {
-		b := newReadBuffer(n)
-		if len(b) != n || cap(b) != n {
-			t.Fatalf("n=%d: len %d cap %d", n, len(b), cap(b))
+		a, b := newReadBuffer(n), newReadBuffer(n)
+		for _, buf := range [][]byte{a, b} {
+			if len(buf) != n || cap(buf) != n {
+				t.Fatalf("n=%d: len %d cap %d", n, len(buf), cap(buf))
+			}
 		}
-		if bytes.ContainsFunc(b, func(r rune) bool { return r != 0 }) {
-			t.Fatalf("n=%d: not zero", n)
+		for i := range a {
+			a[i] = byte(i)
+			b[i] = ^byte(i)
 		}
-		for i := range b {
-			b[i] = byte(i)
-		}
-		for i := range b {
-			if b[i] != byte(i) {
-				t.Fatalf("n=%d: byte %d lost", n, i)
+		for i := range a {
+			if a[i] != byte(i) || b[i] != ^byte(i) {
+				t.Fatalf("n=%d: byte %d lost or shared", n, i)
 			}
 		}
 	}
