@@ -365,6 +365,20 @@ func pieces(text, c string) []string {
 
 // TestRawCJKBits: isRawCJK3 is rawClass's CJK verdict on every sequence
 // of three bytes that starts E0–EF.
+// TestCJKRawTable: cjkRaw, filled a word at a time, holds exactly the
+// code points of cjkRawRanges, set a bit at a time here.
+func TestCJKRawTable(t *testing.T) {
+	var want [len(cjkRaw)]uint64
+	for _, r := range cjkRawRanges {
+		for c := r[0]; c <= r[1]; c++ {
+			want[(c-cjkRawFrom)/64] |= 1 << ((c - cjkRawFrom) % 64)
+		}
+	}
+	if diff := cmp.Diff(want, cjkRaw); diff != "" {
+		t.Errorf("cjkRaw (-want +got):\n%s", diff)
+	}
+}
+
 func TestRawCJKBits(t *testing.T) {
 	for c := 0xE0; c <= 0xEF; c++ {
 		for c1 := range 256 {
