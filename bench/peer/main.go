@@ -436,22 +436,16 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // fresh times one `memrecall query` process from start to exit. cache is
 // the snapshot directory, or "" for none.
 func fresh(bin, project, user, text, cache string) (sample, error) {
-	args := []string{"query", text, "--project", project, "--user", user}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, "query", text, "--project", project, "--user", user)
 	cmd.Env = append(os.Environ(), "MEMRECALL_BASE_URL=", "MEMRECALL_MODEL=")
 	if cache != "" {
 		cmd.Env = append(cmd.Env, "MEMRECALL_CACHE_DIR="+cache)
 	} else {
 		cmd.Env = append(cmd.Env, "MEMRECALL_SNAPSHOT=off")
 	}
-	cmd.Stdout = io.Discard
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	t0 := time.Now()
-	err := cmd.Run()
-	d := time.Since(t0)
+	p, err := cputime.Run(cmd)
 	if err != nil {
-		return sample{}, fmt.Errorf("memrecall query: %w: %s", err, stderr.String())
+		return sample{}, fmt.Errorf("memrecall query: %w", err)
 	}
-	return sample{wall: ms(d), cpu: ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()), faults: childFaults(cmd.ProcessState)}, nil
+	return sample{wall: ms(p.Wall), cpu: ms(p.CPU), faults: float64(p.MinorFaults)}, nil
 }

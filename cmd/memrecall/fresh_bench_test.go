@@ -7,10 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/gentree"
 )
 
@@ -63,7 +63,7 @@ func freshTree(b *testing.B, exe, empty, dir string, lang gentree.Lang, n int) {
 			env = append(env, envSnapshot+"=off")
 		}
 		b.Run(fmt.Sprintf("snapshot=%v", snap), func(b *testing.B) {
-			var q, e []procTime
+			var q, e []cputime.Proc
 			for b.Loop() {
 				b.StopTimer()
 				t, err := spawnTimed(empty, nil, env)
@@ -179,31 +179,20 @@ func writeBenchTree(b *testing.B, root string, lang gentree.Lang, n int) (projec
 	return project, user
 }
 
-// procTime is one process's wall and CPU time.
-type procTime struct{ wall, cpu time.Duration }
-
-// spawnTimed runs name with args and env to its exit and returns its times.
-func spawnTimed(name string, args, env []string) (procTime, error) {
+// spawnTimed runs name with args and env to its exit and returns its
+// times (cputime.Run, as bench/peer times its fresh processes).
+func spawnTimed(name string, args, env []string) (cputime.Proc, error) {
 	c := exec.Command(name, args...)
 	c.Env = env
-	c.Stdout = io.Discard
-	var stderr strings.Builder
-	c.Stderr = &stderr
-	start := time.Now()
-	err := c.Run()
-	wall := time.Since(start)
-	if err != nil {
-		return procTime{}, fmt.Errorf("%s: %w: %s", name, err, stderr.String())
-	}
-	return procTime{wall: wall, cpu: c.ProcessState.UserTime() + c.ProcessState.SystemTime()}, nil
+	return cputime.Run(c)
 }
 
 // medianProc returns the median wall and CPU milliseconds of ts.
-func medianProc(ts []procTime) (wall, cpu float64) {
+func medianProc(ts []cputime.Proc) (wall, cpu float64) {
 	w := make([]time.Duration, len(ts))
 	c := make([]time.Duration, len(ts))
 	for i, t := range ts {
-		w[i], c[i] = t.wall, t.cpu
+		w[i], c[i] = t.Wall, t.CPU
 	}
 	slices.Sort(w)
 	slices.Sort(c)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memrecall/memrecall/daemon"
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/gentree"
 )
 
@@ -90,15 +91,14 @@ func BenchmarkHookProcess(b *testing.B) {
 		c.Stdin = strings.NewReader(event())
 		var out bytes.Buffer
 		c.Stdout = &out
-		start := time.Now()
-		if err := c.Run(); err != nil {
-			b.Fatalf("%s: %v", name, err)
+		p, err := cputime.Run(c)
+		if err != nil {
+			b.Fatal(err)
 		}
-		d := time.Since(start)
 		if strings.Contains(out.String(), "additionalContext") {
 			answered++
 		}
-		return d
+		return p.Wall
 	}
 	spawn := func(b *testing.B, name string, args ...string) time.Duration {
 		return spawnEnv(b, env, name, args...)

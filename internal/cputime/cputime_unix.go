@@ -3,6 +3,7 @@
 package cputime
 
 import (
+	"os"
 	"syscall"
 	"time"
 )
@@ -22,4 +23,12 @@ func Usage() (cpu time.Duration, minorFaults int64) {
 		return 0, 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), int64(ru.Minflt)
+}
+
+// childFaults is the minor page faults of an exited child process.
+func childFaults(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return int64(ru.Minflt)
+	}
+	return 0
 }
