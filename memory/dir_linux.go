@@ -3,7 +3,10 @@
 package memory
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 	"syscall"
@@ -19,9 +22,14 @@ import (
 // So every directory the walk lists is reachable from the root through real
 // directory entries, checked by the kernel at each step, and so is every
 // file opened relative to one (docs/decisions/0110-walk-by-descriptor.md).
+//
+// The handle is the bare descriptor, not an *os.File: os.NewFile costs two
+// system calls per directory (fcntl, and an epoll_ctl that fails for a
+// directory), and os.File.ReadDir two allocations per entry, each holding
+// a pointer the collector must mark. list reads the entries with getdents
+// itself (decision 0613).
 type dirHandle struct {
-	fd int
-	f  *os.File // owns fd; lists it
+	fd int // -1 once closed
 }
 
 // dirOpenFlags open a directory without following a final symlink and
@@ -33,8 +41,8 @@ const dirOpenFlags = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW
 // rejects it).
 const fileOpenFlags = syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
-func newDirHandle(fd int, name string) *dirHandle {
-	return &dirHandle{fd: fd, f: os.NewFile(uintptr(fd), name)}
+func newDirHandle(fd int) *dirHandle {
+	return &dirHandle{fd: fd}
 }
 
 // openRootDir opens a scope root by its resolved path. The last component
@@ -45,7 +53,7 @@ func openRootDir(real string) (*dirHandle, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}
 	}
-	return newDirHandle(fd, real), nil
+	return newDirHandle(fd), nil
 }
 
 // openSubdir opens the directory name inside d.
@@ -54,7 +62,7 @@ func (d *dirHandle) openSubdir(name, path string) (*dirHandle, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "openat", Path: path, Err: err}
 	}
-	return newDirHandle(fd, path), nil
+	return newDirHandle(fd), nil
 }
 
 // openBeneathDir opens the directory at rel (slash-separated, no "..")
@@ -64,17 +72,188 @@ func (d *dirHandle) openBeneathDir(rel, path string) (*dirHandle, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "openat2", Path: path, Err: err}
 	}
-	return newDirHandle(fd, path), nil
+	return newDirHandle(fd), nil
 }
 
-// list returns the directory's entries with the types getdents reports.
-func (d *dirHandle) list() ([]os.DirEntry, error) { return d.f.ReadDir(-1) }
+// list returns the directory's entries, in the kernel's order, with the
+// types getdents reports ("." and ".." left out). Their names are
+// substrings of one string per directory. buf is the caller's scratch for
+// the raw records; it is grown as needed and handed back.
+func (d *dirHandle) list(buf []byte) ([]dirent, []byte, error) {
+	if len(buf) < direntBufSize {
+		buf = make([]byte, direntBufSize)
+	}
+	// The records of a directory's every getdents call are kept until the
+	// end, so the names can be cut from one string: buf[:used] holds them.
+	used := 0
+	for {
+		if len(buf)-used < direntBufSize/2 {
+			buf = append(buf[:used], make([]byte, len(buf))...)
+			buf = buf[:cap(buf)]
+		}
+		n, err := syscall.ReadDirent(d.fd, buf[used:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, buf, os.NewSyscallError("getdents64", err)
+		}
+		if n <= 0 {
+			break
+		}
+		used += n
+	}
+	ents, err := parseDirents(buf[:used], d.typeOf)
+	return ents, buf, err
+}
+
+// oPath is O_PATH, which package syscall does not name: an open that only
+// locates the file (a symlink itself, with O_NOFOLLOW), for fstat.
+const oPath = 0x200000
+
+// direntBufSize is the smallest buffer list hands getdents: 8 KiB holds
+// about 250 entries of a memory tree's names, so a directory of 100 topics
+// is one call.
+const direntBufSize = 8 << 10
+
+// typeOf finds the type of an entry whose record said DT_UNKNOWN (file
+// systems that do not store it), without following a symlink.
+func (d *dirHandle) typeOf(name string) (fs.FileMode, error) {
+	var st syscall.Stat_t
+	var err error = syscall.ENOSYS
+	if haveFstatat {
+		err = fstatat(d.fd, name, &st, false)
+	}
+	if err == syscall.ENOSYS {
+		fd, oerr := retryEINTR(func() (int, error) {
+			return syscall.Openat(d.fd, name, oPath|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+		})
+		if oerr != nil {
+			return 0, oerr
+		}
+		err = syscall.Fstat(fd, &st)
+		syscall.Close(fd)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return keyOf(&st).mode, nil
+}
+
+// parseDirents decodes getdents64 records (struct linux_dirent64: inode,
+// offset, record length, type, NUL-terminated name), leaving out "." and
+// "..". The names are cut from one allocation. typeOf answers for a record
+// of unknown type; an entry that vanished meanwhile is left out, as
+// os.File.ReadDir does.
+func parseDirents(b []byte, typeOf func(string) (fs.FileMode, error)) ([]dirent, error) {
+	count, size := 0, 0
+	for rest := b; len(rest) > 0; {
+		reclen, name, ok := direntRecord(rest)
+		if !ok {
+			return nil, errBadDirent
+		}
+		rest = rest[reclen:]
+		if !dotEntry(name) {
+			count++
+			size += len(name)
+		}
+	}
+	// names never grows past its capacity, so the bytes a name was copied
+	// to stay where they are and each string can point at them at once.
+	names := make([]byte, 0, size)
+	ents := make([]dirent, 0, count)
+	for rest := b; len(rest) > 0; {
+		reclen, name, _ := direntRecord(rest)
+		typ := rest[direntTypeOff]
+		rest = rest[reclen:]
+		if dotEntry(name) {
+			continue
+		}
+		start := len(names)
+		names = append(names, name...)
+		e := dirent{name: unsafe.String(&names[start], len(name)), typ: direntMode(typ)}
+		if typ == syscall.DT_UNKNOWN {
+			m, err := typeOf(e.name)
+			if errors.Is(err, syscall.ENOENT) {
+				continue // gone since the listing
+			}
+			if err != nil {
+				return nil, err
+			}
+			e.typ = m
+		}
+		ents = append(ents, e)
+	}
+	return ents, nil
+}
+
+// The layout of a linux_dirent64 record.
+const (
+	direntLenOff  = 16 // after the 8-byte inode and the 8-byte offset
+	direntTypeOff = 18
+	direntNameOff = 19
+)
+
+func dotEntry(name string) bool { return name == "." || name == ".." }
+
+// errBadDirent is a getdents answer that does not parse: never seen from a
+// kernel, refused rather than read past.
+var errBadDirent = errors.New("memory: malformed directory entry")
+
+// direntRecord returns the length of the record at the start of b and its
+// name (a view of b's bytes, valid while b is), or false when the record
+// does not fit in b or has no NUL-terminated, non-empty name.
+func direntRecord(b []byte) (int, string, bool) {
+	if len(b) < direntNameOff+1 {
+		return 0, "", false
+	}
+	reclen := int(binary.NativeEndian.Uint16(b[direntLenOff:]))
+	if reclen < direntNameOff+1 || reclen > len(b) {
+		return 0, "", false
+	}
+	name := b[direntNameOff:reclen]
+	i := bytes.IndexByte(name, 0)
+	if i <= 0 {
+		return 0, "", false
+	}
+	return reclen, unsafe.String(&name[0], i), true
+}
+
+// direntMode is the type of a getdents record's d_type, as fs.FileMode
+// bits (0 for a regular file).
+func direntMode(t byte) fs.FileMode {
+	switch t {
+	case syscall.DT_REG:
+		return 0
+	case syscall.DT_DIR:
+		return fs.ModeDir
+	case syscall.DT_LNK:
+		return fs.ModeSymlink
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe
+	case syscall.DT_SOCK:
+		return fs.ModeSocket
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.DT_BLK:
+		return fs.ModeDevice
+	default:
+		return fs.ModeIrregular
+	}
+}
 
 // holdsFD reports that keeping the handle costs a descriptor, which
 // maxOpenDirs bounds.
 func (d *dirHandle) holdsFD() bool { return true }
 
-func (d *dirHandle) close() { d.f.Close() }
+// close releases the descriptor, once: a second call must not close a
+// number the process has since reused.
+func (d *dirHandle) close() {
+	if d.fd >= 0 {
+		syscall.Close(d.fd)
+		d.fd = -1
+	}
+}
 
 // errEscape refuses a relative path that climbs out of its directory.
 var errEscape = errors.New("memory: path leaves its root")

@@ -53,7 +53,16 @@ func (d *dirHandle) openBeneathDir(rel, _ string) (*dirHandle, error) {
 
 // list opens the directory inside the root without blocking, checks that
 // it is one, and reads it.
-func (d *dirHandle) list() ([]os.DirEntry, error) {
+func (d *dirHandle) list(buf []byte) ([]dirent, []byte, error) {
+	ents, err := d.readDir()
+	out := make([]dirent, len(ents))
+	for i, e := range ents {
+		out[i] = dirent{name: e.Name(), typ: e.Type()}
+	}
+	return out, buf, err
+}
+
+func (d *dirHandle) readDir() ([]os.DirEntry, error) {
 	f, err := d.root.OpenFile(d.rel, os.O_RDONLY|nonblockFlags, 0)
 	if err != nil {
 		return nil, err

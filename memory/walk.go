@@ -30,6 +30,14 @@ type job struct {
 	pre *statOutcome
 }
 
+// dirent is one entry of a directory listing: its name and its type as
+// the listing reports it (fs.ModeDir, fs.ModeSymlink, 0 for a regular
+// file...), without a stat.
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
 // walker lists the scope roots. It runs on one goroutine: listing is a
 // small share of a scan (getdents returns the type of every entry, so no
 // stat is needed to walk), and one goroutine keeps the visited set simple.
@@ -38,6 +46,7 @@ type walker struct {
 	watch   *watcher // nil: this walk is not watched
 	cache   scopeCache
 	keybuf  []byte // builds a path for a cache lookup without allocating
+	dirbuf  []byte // the raw entries of the directory being listed
 	jobs    []job
 	skipped SkipCounts
 	dirs    int
@@ -174,7 +183,8 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 		// reported, one before it is in the listing.
 		w.watch.addDir(d)
 	}
-	ents, err := d.list()
+	ents, buf, err := d.list(w.dirbuf)
+	w.dirbuf = buf
 	if err != nil && w.watch != nil {
 		w.watch.doubt()
 	}
@@ -207,11 +217,11 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 		dirBelow = belowRoot(r.real, realDir)
 	}
 	for _, e := range ents {
-		name := e.Name()
+		name := e.name
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		t := e.Type()
+		t := e.typ
 		if t.IsRegular() {
 			if isTopic(name) {
 				j := w.addFile(path, rel, name, r.scope)
@@ -356,13 +366,31 @@ func (w *walker) addFile(dir, rel, name string, scope Scope) *job {
 	if e := w.cache[scope][string(w.keybuf)]; e != nil {
 		w.jobs = append(w.jobs, job{path: e.path, rel: e.rel, scope: scope, old: e})
 	} else {
-		erel := name
-		if rel != "" {
-			erel = rel + "/" + name
-		}
-		w.jobs = append(w.jobs, job{path: string(w.keybuf), rel: erel, scope: scope})
+		path := string(w.keybuf)
+		w.jobs = append(w.jobs, job{path: path, rel: relOf(path, rel, name), scope: scope})
 	}
 	return &w.jobs[len(w.jobs)-1]
+}
+
+// relOf is the relative path of the file name in the directory rel, given
+// the file's path. Where the separator is "/", path ends in exactly that
+// (a walked directory's path is its root's plus "/" plus its rel), so rel
+// is cut from path instead of being a second allocation per file.
+func relOf(path, rel, name string) string {
+	n := len(name)
+	if rel != "" {
+		n += len(rel) + 1
+	}
+	if filepath.Separator == '/' && n <= len(path) {
+		cut := path[len(path)-n:]
+		if strings.HasSuffix(cut, name) && (rel == "" || strings.HasPrefix(cut, rel) && cut[len(rel)] == '/') {
+			return cut
+		}
+	}
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
 }
 
 func (w *walker) add(j job) {
@@ -388,10 +416,10 @@ func hiddenBelow(root, path string) bool {
 // countTopics counts a listing's regular topic files, the ones walkDir
 // queues: hidden names (".x.md") are not part of the tree. A directory
 // with none is not kept open for the workers.
-func countTopics(ents []os.DirEntry) int {
+func countTopics(ents []dirent) int {
 	n := 0
 	for _, e := range ents {
-		if name := e.Name(); !strings.HasPrefix(name, ".") && e.Type().IsRegular() && isTopic(name) {
+		if !strings.HasPrefix(e.name, ".") && e.typ.IsRegular() && isTopic(e.name) {
 			n++
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // TestRootPaths checks the walk's three path helpers on one table, the
@@ -109,4 +110,23 @@ func TestScanPastOpenDirBound(t *testing.T) {
 	writeFile(t, root, ".real/t.md", topic("project", "Linked again", "l"), -time.Hour*24)
 	want[last].Title, want[len(want)-1].Title = "Changed", "Linked again"
 	scan(want)
+}
+
+// TestPropRelOf: relOf is the relative path joined from rel and name,
+// whatever path it may cut it from.
+func TestPropRelOf(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seg := rapid.StringMatching(`[a-z/.]{0,6}`)
+		root, rel, name := seg.Draw(t, "root"), seg.Draw(t, "rel"), rapid.StringMatching(`[a-z.]{1,6}`).Draw(t, "name")
+		want := name
+		if rel != "" {
+			want = rel + "/" + name
+		}
+		// The path as the walk builds it, and arbitrary ones.
+		for _, path := range []string{root + "/" + want, root + want, seg.Draw(t, "other") + name, name} {
+			if got := relOf(path, rel, name); got != want {
+				t.Fatalf("relOf(%q, %q, %q) = %q, want %q", path, rel, name, got, want)
+			}
+		}
+	})
 }
