@@ -7,23 +7,29 @@ import (
 	"unicode/utf8"
 )
 
-// asciiWordByte marks the bytes that belong to a word run of ASCII text:
-// the tokenizer's classWord (letters and digits). A full byte table needs
-// no bounds check in the hot loop.
+// asciiWordByte marks the bytes that belong to a word run of lower-case
+// ASCII text: the tokenizer's classWord (letters and digits) but upper
+// case, which raw text must lower first. A full byte table needs no
+// bounds check in the hot loop.
 var asciiWordByte = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
-		t[c] = asciiClass[c] == classWord
+		t[c] = asciiClass[c] == classWord && !('A' <= c && c <= 'Z')
 	}
 	return t
 }()
 
-// wordRunEnd returns the end of the word run of ASCII text s that starts
-// at i: the first index from i whose byte is not a letter or digit, or
-// len(s). Lower-case ASCII only (normalised text): it reads eight bytes at
-// a time, so a typical word costs one step instead of one per byte.
+// wordRunEnd returns the end of the run of lower-case ASCII letters and
+// digits of s that starts at i: the first index from i whose byte is
+// anything else (upper case, a byte of a multi-byte code point), or
+// len(s). It reads eight bytes at a time, so a typical word costs one
+// step instead of one per byte. Both the ASCII loop and the raw pass
+// (rawWordEnd) run on it.
 func wordRunEnd(s string, i int) int {
+	const high = 0x8080808080808080
 	for ; i+8 <= len(s); i += 8 {
-		if nw := nonWordBytes(binary.LittleEndian.Uint64([]byte(s[i : i+8]))); nw != 0 {
+		// nonWordBytes reads ASCII: a byte ≥ 0x80 is not a word byte.
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		if nw := nonWordBytes(x) | x&high; nw != 0 {
 			return i + bits.TrailingZeros64(nw)/8
 		}
 	}
@@ -93,7 +99,7 @@ func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQuer
 			chain = start
 		}
 		parts++
-		if i+1 < len(s) && isJoiner(s[i]) && asciiWordByte[s[i+1]] {
+		if joinedAt(s, i, rawClass) {
 			i++ // the joiner: the next run continues the chain
 			continue
 		}

@@ -1,9 +1,6 @@
 package score
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Folding's fast path (docs/decisions/0221-fold-fast-path.md). The words of
 // Latin-1 and Cyrillic text (й, ё, é, ü) are most of the non-ASCII words
@@ -139,40 +136,54 @@ func needsFoldFast(tok string) (needs, ok bool) {
 // U+0400–U+045F; ok is false for any other token. A token that folding
 // leaves alone is returned as it is.
 func foldFast(tok string) (string, bool) {
-	var b strings.Builder
-	built := false
+	var a [64]byte
+	b, changed, ok := appendFoldFast(a[:0], tok, false)
+	switch {
+	case !ok:
+		return "", false
+	case !changed:
+		return tok, true
+	}
+	return string(b), true
+}
+
+// appendFoldFast appends to dst the fold of tok (see foldFast), or with
+// german its German transliteration (germanFold: ä ö ü become ae oe ue
+// first), and reports whether that differs from tok; ok is false, and
+// out is of no use, for a token foldFast does not cover. The scorer
+// folds a field token's keys into a buffer of its own this way, without
+// building a string per key.
+func appendFoldFast(dst []byte, tok string, german bool) (out []byte, changed, ok bool) {
 	for i := 0; i < len(tok); {
 		r, size := fastFoldAt(tok, i)
 		if size == 0 {
-			return "", false
+			return dst, false, false
 		}
-		var to rune
-		if size == 2 {
-			var ok bool
-			if to, ok = foldFastRune(r); !ok {
-				return "", false
-			}
+		if size == 1 {
+			dst = append(dst, byte(r))
+			i++
+			continue
 		}
-		if to != 0 && !built {
-			built = true
-			b.Grow(len(tok) + 1)
-			b.WriteString(tok[:i])
+		to, ok := foldFastRune(r)
+		if !ok {
+			return dst, false, false
 		}
 		switch {
-		case !built:
+		case german && (r == 'ä' || r == 'ö' || r == 'ü'):
+			dst = append(dst, byte(to), 'e')
 		case to == 's' && r == 'ß':
-			b.WriteString("ss")
+			dst = append(dst, "ss"...)
 		case to != 0:
-			b.WriteRune(to)
+			dst = utf8.AppendRune(dst, to)
 		default:
-			b.WriteString(tok[i : i+size])
+			dst = append(dst, tok[i:i+size]...)
+			i += size
+			continue
 		}
+		changed = true
 		i += size
 	}
-	if !built {
-		return tok, true
-	}
-	return b.String(), true
+	return dst, changed, true
 }
 
 // foldHeadFast returns the head of fold(tok) (see headBit: its first

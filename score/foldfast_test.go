@@ -37,6 +37,12 @@ func checkFoldFast(t interface{ Fatalf(string, ...any) }, s string) {
 	if got, n, ok := foldHeadFast(s); ok && string(got[:n]) != firstRunes(want, 3) {
 		t.Fatalf("foldHeadFast(%q) = %q, fold = %q", s, got[:n], want)
 	}
+	if got, changed, ok := appendFoldFast([]byte("x"), s, false); ok && (string(got) != "x"+want || changed != (want != s)) {
+		t.Fatalf("appendFoldFast(%q) = %q, %v; foldFull = %q", s, got, changed, want)
+	}
+	if got, changed, ok := appendFoldFast(nil, s, true); ok && hasUmlaut(s) && (string(got) != germanFold(s) || !changed) {
+		t.Fatalf("appendFoldFast(%q, german) = %q, %v; germanFold = %q", s, got, changed, germanFold(s))
+	}
 }
 
 // TestFoldFastEveryRune: every code point of foldFast's ranges, alone and

@@ -1,8 +1,7 @@
 package score
 
 import (
-	"encoding/binary"
-	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -37,20 +36,58 @@ var rawASCII = func() (t [utf8.RuneSelf]runeClass) {
 	return t
 }()
 
+// raw2 is rawClass's verdict on a two-byte sequence C0–DF, 80–BF,
+// indexed by the eleven bits it carries (raw2Index): its class, from the
+// definitions (fastRune and classify: classUnsure unless normalisation
+// keeps the code point, and for the overlong forms below U+0080), with
+// raw2Folds set for a word letter that folding changes (needsFold). A
+// table instead of range tests: the letters of a Cyrillic word start
+// with D0 or D1 at random, which a branch predicts no better than a coin.
+var raw2 = func() (t [0x800]uint8) {
+	// No allocation, and a look at each code point: this runs in every
+	// process's start-up.
+	for r := range t {
+		t[r] = uint8(classUnsure)
+		if kind, _ := fastRune(rune(r)); r < 0x80 || kind != fastStable {
+			continue
+		}
+		class := classify(rune(r))
+		t[r] = uint8(class)
+		// The stable two-byte letters are foldFast's: ß…ÿ, а…џ.
+		if to, ok := foldFastRune(rune(r)); class == classWord && ok && to != 0 {
+			t[r] |= raw2Folds
+		}
+	}
+	return t
+}()
+
+// raw2Folds marks the letters of raw2 that fold; raw2Class masks the
+// class.
+const (
+	raw2Folds = 0x80
+	raw2Class = 0x7F
+)
+
+// raw2Index is the index in raw2 of the two-byte sequence c c1.
+func raw2Index(c, c1 byte) uint { return uint(c&0x1F)<<6 | uint(c1&0x3F) }
+
 // thaiRaw is what scanRaw needs of a code point of the Thai block
 // U+0E00–U+0E7F, indexed by r − U+0E00, taken from the definitions:
-// its class (classUnsure unless fastRune holds it stable), its canonical
-// combining class, and the cluster roles nextCluster gives it.
+// its class (classUnsure unless fastRune holds it stable or decomposes
+// it as ำ), its canonical combining class, and the cluster roles
+// nextCluster gives it.
 type thaiRaw struct {
 	class runeClass
 	ccc   uint8
 	role  uint8
 }
 
-// Cluster roles of Thai code points (see nextCluster).
+// Cluster roles of Thai code points (see nextCluster), and thaiAmRole for
+// ำ, which the scanner writes decomposed (thaiAmNFKC) in the n-grams.
 const (
 	thaiLeading uint8 = 1 << iota // written before its consonant
 	thaiJoins                     // a mark or closing vowel: stays in the cluster
+	thaiAmRole                    // ำ
 )
 
 var thaiRawTable = func() (t [0x80]thaiRaw) {
@@ -58,8 +95,14 @@ var thaiRawTable = func() (t [0x80]thaiRaw) {
 		r := rune(0x0E00 + i)
 		kind, ccc := fastRune(r)
 		e := thaiRaw{class: classUnsure, ccc: ccc}
-		if kind == fastStable {
+		switch kind {
+		case fastStable:
 			e.class = classify(r)
+		case fastThaiAm:
+			// ํ า: a mark and a closing vowel, both joining
+			// the cluster as ำ, a closing vowel, does.
+			e.class = classify(r)
+			e.role |= thaiAmRole
 		}
 		if isLeadingVowel(r) {
 			e.role |= thaiLeading
@@ -72,36 +115,39 @@ var thaiRawTable = func() (t [0x80]thaiRaw) {
 	return t
 }()
 
+// rawThai returns thaiRawTable's entry for the code point at s[i] when it
+// is of the Thai block; ok is false for anything else.
+func rawThai(s string, i int) (t thaiRaw, ok bool) {
+	if i+2 < len(s) && isThai3(s[i], s[i+1], s[i+2]) {
+		return thaiRawTable[rune(s[i+1]&1)<<6|rune(s[i+2]&0x3F)], true
+	}
+	return thaiRaw{}, false
+}
+
 // rawClass classifies the code point at s[i] of raw (not normalised)
 // text and returns its size: its class when normalisation keeps it as it
 // is (normalizeFast's stable code points, and the full-width forms and
 // ideographic space that normalise to an ASCII separator that is not a
-// joiner),
-// else classUnsure. Invalid UTF-8 is unsure. TestRawClassEveryCodePoint
-// and TestRawClassEverySequence check it against fastRune and classify.
+// joiner), or when the scanner knows its normal form (ำ), else
+// classUnsure. Invalid UTF-8 is unsure. TestRawClassEveryCodePoint and
+// TestRawClassEverySequence check it against fastRune and classify. The
+// two-byte code points, Thai, and the kana, ideographs and Hangul
+// syllables are decided by the tables the scanner's loops read (raw2,
+// thaiRawTable, cjkRaw), the rest by fastRune.
 func rawClass(s string, i int) (runeClass, int) {
 	c := s[i]
 	if c < utf8.RuneSelf {
 		return rawASCII[c], 1
 	}
-	if i+1 < len(s) {
-		// Lower-case Cyrillic а…џ and Latin-1 ß…ÿ but ÷: word letters.
-		if c1 := s[i+1]; c == 0xD0 && 0xB0 <= c1 && c1 <= 0xBF || c == 0xD1 && 0x80 <= c1 && c1 <= 0x9F ||
-			c == 0xC3 && 0x9F <= c1 && c1 <= 0xBF && c1 != 0xB7 {
-			return classWord, 2
-		}
+	if c >= 0xC0 && c < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+		return runeClass(raw2[raw2Index(c, s[i+1])] & raw2Class), 2
 	}
 	if i+2 < len(s) {
-		// CJK ideographs U+5000–U+9FFF and Hangul syllables
-		// U+B000–U+CFFF by the lead byte; kana and the other Hangul
-		// syllables, and Thai, by their three bytes.
-		switch c1, c2 := s[i+1], s[i+2]; {
-		case (0xE5 <= c && c <= 0xE9 || c == 0xEB || c == 0xEC) && c1&0xC0 == 0x80 && c2&0xC0 == 0x80:
+		if t, ok := rawThai(s, i); ok {
+			return t.class, 3
+		}
+		if isRawCJK3(c, s[i+1], s[i+2]) {
 			return classCJK, 3
-		case (c == 0xE3 || c == 0xEA || c == 0xED) && stableKanaHangul(c, c1, c2):
-			return classCJK, 3
-		case c == 0xE0 && c1&0xFE == 0xB8 && c2&0xC0 == 0x80:
-			return thaiRawTable[rune(c1&1)<<6|rune(c2&0x3F)].class, 3
 		}
 	}
 	r, size := decodeRune(s, i)
@@ -114,12 +160,6 @@ func rawClass(s string, i int) (runeClass, int) {
 		}
 	}
 	return classUnsure, size
-}
-
-// rawClassIs reports whether the code point at s[i] is of class c.
-func rawClassIs(s string, i int, c runeClass) bool {
-	class, _ := rawClass(s, i)
-	return class == c
 }
 
 // scoreRawField scores field text s as it stands in the document, as
@@ -141,9 +181,9 @@ func scoreRawField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryT
 func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) bool {
 	// As in forEachTokenKind: compound is the start of the joined name
 	// the current word run belongs to, parts how many word runs it has so
-	// far, joined says the previous run ended in a joiner (isJoiner).
-	compound, parts, joined := 0, 0, false
-	ok := true
+	// far, joined says the previous run ended in a joiner (joinedAt);
+	// compoundFolds says a run of the name holds a letter that folds.
+	compound, parts, joined, compoundFolds := 0, 0, false, false
 	for i := 0; i < len(s); {
 		class, size := rawClass(s, i)
 		switch class {
@@ -153,34 +193,37 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 			return false
 		case classWord:
 			start := i
-			var n int
-			if i, n, ok = rawWordEnd(s, i); !ok {
+			end, n, folds, ok := rawWordEnd(s, i)
+			if !ok {
 				return false
 			}
+			i = end
 			if n >= minWordRunes {
-				applyWord(q, s[start:i], f, buf, masks)
+				applyWord(q, s[start:i], folds, f, buf, masks)
 			}
 			if joined {
 				parts++
+				compoundFolds = compoundFolds || folds
 			} else {
-				compound, parts = start, 1
+				compound, parts, compoundFolds = start, 1, folds
 			}
 			// (An unsure code point after the joiner ends the pass
 			// when the loop reaches it.)
-			joined = i+1 < len(s) && isJoiner(s[i]) && rawClassIs(s, i+1, classWord)
-			if joined {
+			if joined = joinedAt(s, i, rawClass); joined {
 				i++ // the joiner; the next run continues the compound
 				continue
 			}
 			if parts > 1 {
-				applyWord(q, s[compound:i], f, buf, masks)
+				applyWord(q, s[compound:i], compoundFolds, f, buf, masks)
 			}
 			parts = 0
 		case classCJK:
+			var ok bool
 			if i, ok = scanRawCJK(q, s, i, size, f, masks); !ok {
 				return false
 			}
 		case classSEA:
+			var ok bool
 			if i, ok = scanRawThai(q, s, i, f, masks); !ok {
 				return false
 			}
@@ -190,18 +233,30 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 }
 
 // rawWordEnd returns the end of the word run of raw text s that starts at
-// i and its length in code points; ok is false if it meets a code point
-// rawClass is unsure of.
-func rawWordEnd(s string, i int) (end, n int, ok bool) {
+// i, its length in code points, and whether a letter of it folds; ok is
+// false if it meets a code point rawClass is unsure of.
+func rawWordEnd(s string, i int) (end, n int, folds, ok bool) {
+	var fl uint8
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			j := rawASCIIWordEnd(s, i)
+			j := wordRunEnd(s, i)
 			if j == i {
-				return i, n, rawASCII[c] != classUnsure
+				return i, n, fl&raw2Folds != 0, rawASCII[c] != classUnsure
 			}
 			n += j - i
 			i = j
+			continue
+		}
+		// The two-byte letters (Cyrillic, Latin-1) by one look-up.
+		if c >= 0xC0 && c < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			e := raw2[raw2Index(c, s[i+1])]
+			if runeClass(e&raw2Class) != classWord {
+				return i, n, fl&raw2Folds != 0, runeClass(e&raw2Class) != classUnsure
+			}
+			fl |= e
+			i += 2
+			n++
 			continue
 		}
 		class, size := rawClass(s, i)
@@ -210,30 +265,12 @@ func rawWordEnd(s string, i int) (end, n int, ok bool) {
 			i += size
 			n++
 		case classUnsure:
-			return i, n, false
+			return i, n, fl&raw2Folds != 0, false
 		default:
-			return i, n, true
+			return i, n, fl&raw2Folds != 0, true
 		}
 	}
-	return i, n, true
-}
-
-// rawASCIIWordEnd returns the end of the lower-case ASCII letters and
-// digits of s from i, reading eight bytes at a time (wordRunEnd's loop,
-// for text that is not only ASCII and may hold upper case).
-func rawASCIIWordEnd(s string, i int) int {
-	const high = 0x8080808080808080
-	for ; i+8 <= len(s); i += 8 {
-		// nonWordBytes reads ASCII: a byte ≥ 0x80 is not a word byte.
-		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		if nw := nonWordBytes(x) | x&high; nw != 0 {
-			return i + bits.TrailingZeros64(nw)/8
-		}
-	}
-	for i < len(s) && s[i] < utf8.RuneSelf && rawASCII[s[i]] == classWord {
-		i++
-	}
-	return i
+	return i, n, fl&raw2Folds != 0, true
 }
 
 // scanRawCJK scores the bigrams of the CJK run of raw text s whose first
@@ -264,7 +301,8 @@ func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTo
 // cjkRawFrom and cjkRaw: cjkRaw has a bit for each code point from
 // cjkRawFrom up to U+D7FF that rawClass files as CJK: hiragana
 // U+3041–U+3096 and ゝゞ, katakana U+30A0–U+30FE, CJK ideographs and
-// extension A, Hangul syllables (TestRawCJKBits).
+// extension A, Hangul syllables (TestRawCJKBits checks it against
+// fastRune and classify).
 const cjkRawFrom = 0x3000
 
 // cjkRawRanges are the inclusive code point ranges cjkRaw holds.
@@ -302,12 +340,16 @@ func isRawCJK3(c, c1, c2 byte) bool {
 // that starts at start (see clusterGramSpans and nextCluster) and returns
 // the run's end; ok is false if it meets a code point rawClass is unsure
 // of, or marks out of canonical order. rawClass gives classSEA only to
-// Thai: Lao, Khmer and Myanmar are not in normalizeFast's list.
+// Thai: Lao, Khmer and Myanmar are not in normalizeFast's list. An n-gram
+// that holds ำ is scored as normalisation writes it, ํ า (thaiAmNFKC):
+// ำ ends a cluster as the closing vowel า after the mark ํ does, so the
+// clusters are where they are in the normalised text.
 func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
 	// c0 starts the current cluster, c1 and c2 the two before it (−1:
 	// none); lead says the current cluster holds only leading vowels so
-	// far, so the next code point is its character whatever it is.
-	c2, c1, c0 := -1, -1, start
+	// far, so the next code point is its character whatever it is; am is
+	// where the last ำ of the run is (−1: none yet).
+	c2, c1, c0, am := -1, -1, start, -1
 	lead := true
 	var last uint8 // combining class of the previous code point
 	// gram scores the n-grams that end where the current cluster ends,
@@ -315,12 +357,20 @@ func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]
 	// two before.
 	gram := func(e int) {
 		if c1 >= 0 {
-			if tok := s[c1:e]; q.headMayMatch(tok) {
-				q.apply(masks, tok, f)
+			if am < c1 {
+				if tok := s[c1:e]; q.thaiHeadMayMatch(tok[1], tok[2], tok[4], tok[5]) {
+					q.apply(masks, tok, f)
+				}
+			} else {
+				applyThaiAmGram(q, s[c1:e], f, masks)
 			}
 			if c2 >= 0 {
-				if tok := s[c2:e]; q.headMayMatch(tok) {
-					q.apply(masks, tok, f)
+				if am < c2 {
+					if tok := s[c2:e]; q.thaiHeadMayMatch(tok[1], tok[2], tok[4], tok[5]) {
+						q.apply(masks, tok, f)
+					}
+				} else {
+					applyThaiAmGram(q, s[c2:e], f, masks)
 				}
 			}
 		}
@@ -328,49 +378,86 @@ func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]
 	}
 	i := start
 	for i < len(s) {
-		if s[i] != 0xE0 || i+2 >= len(s) || s[i+1]&0xFE != 0xB8 || s[i+2]&0xC0 != 0x80 {
-			class, _ := rawClass(s, i)
-			if class == classUnsure {
+		t, thai := rawThai(s, i)
+		if !thai || t.class != classSEA {
+			if class, _ := rawClass(s, i); class == classUnsure {
 				return i, false
 			}
 			break // not Thai: the run ends
-		}
-		t := thaiRawTable[rune(s[i+1]&1)<<6|rune(s[i+2]&0x3F)]
-		if t.class != classSEA {
-			if t.class == classUnsure {
-				return i, false
-			}
-			break
 		}
 		if t.ccc != 0 && last > t.ccc {
 			return i, false // normalisation would reorder the marks
 		}
 		last = t.ccc
-		switch {
-		case lead:
-			lead = t.role&thaiLeading != 0
-		case t.role&thaiJoins != 0:
-		default: // a new cluster starts here
+		// A code point after the leading vowels that does not join
+		// the cluster (a mark, a closing vowel) starts a new one.
+		if !lead && t.role&thaiJoins == 0 {
 			gram(i)
-			lead = t.role&thaiLeading != 0
 		}
+		// Without a branch (which vowel comes is a coin toss to a
+		// predictor): the next code point is the character of a
+		// cluster that so far holds leading vowels alone, and am
+		// moves to i at ำ.
+		lead = t.role&thaiLeading != 0
+		am += (i - am) & -int(t.role>>2&1)
 		i += 3
 	}
 	gram(i)
 	return i, true
 }
 
+// applyThaiAmGram scores the Thai n-gram tok, which holds ำ, as
+// normalisation writes it: each ำ as ํ า, in a buffer.
+func applyThaiAmGram(q *Query, tok string, f field, masks *[MaxQueryTokens]field) {
+	var b [96]byte
+	n := b[:0]
+	for {
+		j := strings.Index(tok, thaiAm)
+		if j < 0 {
+			break
+		}
+		n = append(append(n, tok[:j]...), thaiAmNFKC...)
+		tok = tok[j+len(thaiAm):]
+	}
+	n = append(n, tok...)
+	if q.thaiHeadMayMatch(n[1], n[2], n[4], n[5]) {
+		q.applyBytes(masks, n, f)
+	}
+}
+
 // applyWord records in masks the query tokens that word token tok of a
-// field f matches, through its keys and folded keys (wordKeys).
-func applyWord(q *Query, tok string, f field, buf *[]string, masks *[MaxQueryTokens]field) {
-	n, ok := wordKeys(q, tok, buf)
-	if !ok {
+// field f matches, through its keys and folded keys (see wordKeys);
+// folds says whether tok holds a letter that folding changes
+// (needsFold), which the scanner has seen. The folded keys of a token
+// that foldFast covers are written into a buffer, not built as strings.
+func applyWord(q *Query, tok string, folds bool, f field, buf *[]string, masks *[MaxQueryTokens]field) {
+	if !exactKeys(q, tok, folds, buf) {
 		return
 	}
-	for _, k := range (*buf)[:n] {
+	for _, k := range *buf {
 		q.apply(masks, k, f)
 	}
-	for _, k := range (*buf)[n:] {
-		q.apply(masks, k, f<<foldShift)
+	if !folds {
+		return
+	}
+	fb := f << foldShift
+	var b [64]byte
+	for _, k := range *buf {
+		fk, changed, ok := appendFoldFast(b[:0], k, false)
+		if !ok {
+			// Not foldFast's letters: the general fold.
+			var gen [2]string
+			for _, g := range appendFoldedKeys(gen[:0], []string{k}) {
+				q.apply(masks, g, fb)
+			}
+			continue
+		}
+		if changed {
+			q.applyBytes(masks, fk, fb)
+		}
+		if hasUmlaut(k) {
+			g, _, _ := appendFoldFast(b[:0], k, true)
+			q.applyBytes(masks, g, fb)
+		}
 	}
 }

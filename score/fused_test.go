@@ -9,16 +9,26 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/memrecall/memrecall/internal/testenv"
 	"github.com/memrecall/memrecall/memory"
+	"golang.org/x/text/unicode/norm"
 	"pgregory.net/rapid"
 )
 
 // rawClassRef is rawClass by its definition, for the code point r alone:
 // its class when normalizeFast keeps it as it is or maps it to an ASCII
-// separator that is not a joiner, else classUnsure.
+// separator that is not a joiner, the class of its NFKC's code points
+// for ำ, else classUnsure.
 func rawClassRef(r rune) runeClass {
 	switch kind, _ := fastRune(r); kind {
 	case fastStable:
 		return classifyRef(r)
+	case fastThaiAm:
+		var class []runeClass
+		for _, d := range norm.NFKC.String(string(r)) {
+			class = append(class, classifyRef(d))
+		}
+		if len(class) == 2 && class[0] == class[1] {
+			return class[0]
+		}
 	case fastWide:
 		if b := wideASCII(r); classifyRef(rune(b)) == classSep && !isJoiner(b) {
 			return classSep
@@ -40,6 +50,11 @@ func TestRawClassEveryCodePoint(t *testing.T) {
 			class, size := rawClass(text, 0)
 			if class != want || want != classUnsure && size != len(s) {
 				t.Fatalf("rawClass(%q) = %d, %d; want %d, %d", text, class, size, want, len(s))
+			}
+		}
+		if len(s) == 2 {
+			if folds := raw2[raw2Index(s[0], s[1])]&raw2Folds != 0; folds != (want == classWord && needsFold(s)) {
+				t.Fatalf("raw2 says %U folds: %v", r, folds)
 			}
 		}
 		if len(s) > 1 {
@@ -89,9 +104,14 @@ type directKeys struct {
 
 func newDirectRef(d *memory.Document) *directKeys {
 	w := bodyWindowRef(d.Body)
-	end := min(len(d.Body), max(memory.ReadLimit, len(w)))
-	for end < len(d.Body) && end > len(w) && !utf8.RuneStart(d.Body[end]) {
-		end--
+	// The rest of the body the scorer reads: up to the last code-point
+	// start (or the body's end) within the read limit, and not before the
+	// window's end; found forwards, not as splitBody backs off.
+	end := len(w)
+	for e := len(w); e <= min(len(d.Body), max(memory.ReadLimit, len(w))); e++ {
+		if e == len(d.Body) || utf8.RuneStart(d.Body[e]) {
+			end = e
+		}
 	}
 	ref := &directKeys{text: docText{normalizeFull(d.Title), normalizeFull(d.Description), normalizeFull(w), normalizeFull(d.Body[len(w):end])}}
 	var buf []string
@@ -286,7 +306,8 @@ func TestScoreDirectHandsOver(t *testing.T) {
 		{"ก\u0e48\u0e38ข", "ก\u0e48\u0e38ขค"},      // tone mark before ุ: reordered
 		{"abc_d", "abc_d_\uff21 x"},                // a full-width A lowers into the identifier
 		{"сервер", "сервер \u0301 Сервер"},         // a lone accent, upper case
-		{"กาแฟ", "\u0e01\u0e32\u0e41\u0e1f\u0e33"}, // ำ decomposes
+		{"กาแฟ", "\u0e01\u0e32\u0e41\u0e1f\u0e33"}, // ำ decomposes: the raw pass writes it ํ า
+		{"กำแฟ", "ก\u0e33\u0e48แฟ Ａ"},              // ำ before a tone mark, then a hand-over
 	} {
 		q := NewQuery(c.query+" "+strings.Join(AppendTokens(nil, c.text), " "), nil)
 		for _, d := range []*memory.Document{{Title: c.text}, {Body: c.text}, {Body: strings.Repeat("字", memory.BodyWindow) + c.text}} {
@@ -336,7 +357,7 @@ func probeQuery(toks []string) Query {
 	toks = toks[:min(len(toks), MaxQueryTokens)]
 	q := Query{tokens: toks, lookup: map[string]keyRef{}, lengths: ^uint64(0)}
 	for i := range q.sketch {
-		q.sketch[i], q.heads[i] = ^uint64(0), ^uint64(0)
+		q.sketch[i], q.heads[i], q.thaiHeads[i] = ^uint64(0), ^uint64(0), ^uint64(0)
 	}
 	for i, tok := range toks {
 		r := q.lookup[tok]

@@ -21,6 +21,16 @@ const (
 	// fastWide: a full-width ASCII form or the ideographic space, whose
 	// NFKC is one ASCII character (wideASCII).
 	fastWide
+	// fastThaiAm: the Thai vowel ำ (U+0E33), whose NFKC is ํ า
+	// (U+0E4D U+0E32, thaiAmNFKC), two fastStable code points of
+	// combining class 0: real Thai writes it in every other sentence.
+	fastThaiAm
+)
+
+// thaiAm and thaiAmNFKC are ำ and its NFKC, in UTF-8.
+const (
+	thaiAm     = "\u0e33"
+	thaiAmNFKC = "\u0e4d\u0e32"
 )
 
 // fastRune classifies r for normaliseFast and returns its canonical
@@ -62,12 +72,14 @@ func fastRune(r rune) (fastKind, uint8) {
 	return fastNone, 0
 }
 
-// thaiRune is fastRune for the Thai block: unassigned code points and
-// ำ (U+0E33, which NFKC decomposes) are not handled; the vowel and tone
-// marks keep their combining classes.
+// thaiRune is fastRune for the Thai block: unassigned code points are
+// not handled, ำ (U+0E33) is replaced by its decomposition, and the vowel
+// and tone marks keep their combining classes.
 func thaiRune(r rune) (fastKind, uint8) {
 	switch {
-	case r == 0x0E33, 0x0E3B <= r && r <= 0x0E3E:
+	case r == 0x0E33:
+		return fastThaiAm, 0
+	case 0x0E3B <= r && r <= 0x0E3E:
 		return fastNone, 0
 	case r == 0x0E38 || r == 0x0E39:
 		return fastStable, 103
@@ -176,6 +188,9 @@ func normalizeFast(text string) (string, bool) {
 				c += 'a' - 'A'
 			}
 			b.WriteByte(c)
+		case fastThaiAm:
+			change(i, size)
+			b.WriteString(thaiAmNFKC)
 		}
 		i += size
 	}

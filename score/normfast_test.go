@@ -70,6 +70,19 @@ func TestFastRuneTable(t *testing.T) {
 			if got := norm.NFKC.String(s); got != string(rune(wideASCII(r))) {
 				problem = "NFKC is " + got
 			}
+		case fastThaiAm:
+			got := norm.NFKC.String(s)
+			for _, d := range got {
+				if k, dccc := fastRune(d); k != fastStable || dccc != 0 {
+					problem = "decomposition not stable starters"
+				}
+			}
+			switch {
+			case got != thaiAmNFKC || s != thaiAm:
+				problem = "NFKC is " + got
+			case p.CCC() != 0 || !p.BoundaryBefore():
+				problem = "not a plain starter"
+			}
 		}
 		if problem != "" {
 			t.Errorf("fastRune(%U) = %d, %d: %s", r, kind, ccc, problem)

@@ -122,15 +122,25 @@ func wordKeys(q *Query, tok string, buf *[]string) (n int, ok bool) {
 	// characters (and an ASCII e), so when the token does not fold, none
 	// of its keys does.
 	folds := needsFold(tok) // false for ASCII, in the same pass
-	if q != nil && !q.mayMatchFolding(tok, folds) {
+	if !exactKeys(q, tok, folds, buf) {
 		return 0, false
 	}
-	*buf = appendKeys((*buf)[:0], tok)
 	n = len(*buf)
 	if folds {
 		*buf = appendFoldedKeys(*buf, (*buf)[:n])
 	}
 	return n, true
+}
+
+// exactKeys is wordKeys without the folded keys, for a caller that knows
+// folds, needsFold(tok): it puts tok's keys in *buf and reports true, or
+// false when q's prefilter rules them all out.
+func exactKeys(q *Query, tok string, folds bool, buf *[]string) bool {
+	if q != nil && !q.mayMatchFolding(tok, folds) {
+		return false
+	}
+	*buf = appendKeys((*buf)[:0], tok)
+	return true
 }
 
 // appendFoldedKeys appends to dst the folded form of each key of keys

@@ -49,6 +49,12 @@ type Query struct {
 	// length range is absent cannot match.
 	heads   [4]uint64
 	lengths uint64
+	// thaiHeads has a bit for the first two code points of each key that
+	// starts with two Thai ones (thaiHead): a Thai n-gram of a field is
+	// its own only key, and its first code point, one of 44 consonants,
+	// is a head a third of a Thai text's n-grams would share. The raw
+	// pass asks this filter instead (thaiHeadMayMatch).
+	thaiHeads [4]uint64
 	// vocabulary has bit i set when token i names a kind of memory (a
 	// type's vocabulary word, as typed); it counts in the evidence only
 	// when some document matches it (see weigh), and is never a name.
@@ -133,11 +139,15 @@ func NewQuery(text string, recentTools []string) Query {
 		r.exact |= ref.exact
 		r.folded |= ref.folded
 		q.lookup[k] = r
-		b := sketchBit(k)
+		b := sketchBit(len(k), k[0], k[len(k)-1])
 		q.sketch[b/64] |= 1 << (b % 64)
 		if len(k) >= 3 {
 			h := headBit(k)
 			q.heads[h/64] |= 1 << (h % 64)
+		}
+		if len(k) >= 6 && isThai3(k[0], k[1], k[2]) && isThai3(k[3], k[4], k[5]) {
+			h := thaiHead(k[1], k[2], k[4], k[5])
+			q.thaiHeads[h/64] |= 1 << (h % 64)
 		}
 		q.lengths |= 1 << min(len(k), 63)
 	}
@@ -176,10 +186,28 @@ func NewQuery(text string, recentTools []string) Query {
 // apply records in masks that a field token filed under key in the fields
 // of bits matches the query tokens key refers to.
 func (q *Query) apply(masks *[MaxQueryTokens]field, key string, bits field) {
-	r, ok := q.position(key)
-	if !ok {
+	if r, ok := q.position(key); ok {
+		r.apply(masks, bits)
+	}
+}
+
+// applyBytes is apply for a key held in a buffer (a folded key, a Thai
+// n-gram with ำ decomposed): looking it up copies nothing.
+func (q *Query) applyBytes(masks *[MaxQueryTokens]field, key []byte, bits field) {
+	if len(key) == 0 {
 		return
 	}
+	if b := sketchBit(len(key), key[0], key[len(key)-1]); q.sketch[b/64]&(1<<(b%64)) == 0 {
+		return
+	}
+	if r, ok := q.lookup[string(key)]; ok {
+		r.apply(masks, bits)
+	}
+}
+
+// apply records in masks the query tokens of r, for a key found in the
+// fields of bits.
+func (r keyRef) apply(masks *[MaxQueryTokens]field, bits field) {
 	for e := r.exact; e != 0; e &= e - 1 {
 		masks[bits64(e)] |= bits
 	}
@@ -256,6 +284,25 @@ func (q *Query) headMayMatch(t string) bool {
 	return q.heads[h/64]&(1<<(h%64)) != 0
 }
 
+// isThai3 reports whether c c1 c2 is a code point of the Thai block
+// U+0E00–U+0E7F.
+func isThai3(c, c1, c2 byte) bool { return c == 0xE0 && c1&0xFE == 0xB8 && c2&0xC0 == 0x80 }
+
+// thaiHead places a token that starts with two code points of the Thai
+// block, E0 a1 a2 and E0 b1 b2, in the 256-bit thaiHeads.
+func thaiHead(a1, a2, b1, b2 byte) uint {
+	a := uint(a1&1)<<6 | uint(a2&0x3F)
+	b := uint(b1&1)<<6 | uint(b2&0x3F)
+	return (a*37 + b) % 256
+}
+
+// thaiHeadMayMatch reports whether a Thai n-gram that starts with E0 a1
+// a2 E0 b1 b2 may be a query key (see thaiHeads).
+func (q *Query) thaiHeadMayMatch(a1, a2, b1, b2 byte) bool {
+	h := thaiHead(a1, a2, b1, b2)
+	return q.thaiHeads[h/64]&(1<<(h%64)) != 0
+}
+
 // foldedMayMatch reports whether a folded key (see forEachKey) of f, a
 // non-ASCII word token that folding changes, could be a query token. A
 // token foldFast covers (Latin-1, Cyrillic) folds letter by letter, to
@@ -276,9 +323,10 @@ func (q *Query) foldedMayMatch(f string) bool {
 	return q.headMayMatch(string(head[:n]))
 }
 
-// sketchBit places a non-empty token in the 256-bit sketch.
-func sketchBit(t string) uint {
-	return (uint(len(t))*31 + uint(t[0])*7 + uint(t[len(t)-1])) % 256
+// sketchBit places a non-empty token of n bytes that starts with byte
+// first and ends with last in the 256-bit sketch.
+func sketchBit(n int, first, last byte) uint {
+	return (uint(n)*31 + uint(first)*7 + uint(last)) % 256
 }
 
 // position returns the query tokens that key matches.
@@ -286,7 +334,7 @@ func (q *Query) position(key string) (keyRef, bool) {
 	if key == "" {
 		return keyRef{}, false
 	}
-	if b := sketchBit(key); q.sketch[b/64]&(1<<(b%64)) == 0 {
+	if b := sketchBit(len(key), key[0], key[len(key)-1]); q.sketch[b/64]&(1<<(b%64)) == 0 {
 		return keyRef{}, false
 	}
 	r, ok := q.lookup[key]

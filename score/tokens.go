@@ -220,7 +220,7 @@ func forEachTokenKind(s string, query bool, emit func(tok string, word bool)) {
 			} else {
 				compound, parts = start, 1
 			}
-			joined = joinsNext(s, i)
+			joined = joinedAt(s, i, classAt)
 			if joined {
 				i++ // the joiner; the next run continues the compound
 				continue
@@ -241,14 +241,16 @@ func forEachTokenKind(s string, query bool, emit func(tok string, word bool)) {
 	}
 }
 
-// joinsNext reports whether the word run that ends at i is joined to the
+// joinedAt reports whether the word run that ends at i is joined to the
 // next one by a single joiner (isJoiner), as in create_issue,
-// eta-predictor-cg or kill.dispatch.writes.
-func joinsNext(s string, i int) bool {
+// eta-predictor-cg or kill.dispatch.writes: the code point after the
+// joiner is a word letter by class, the tokenizer's classAt or, for raw
+// and ASCII text, rawClass. Every token loop asks this one question.
+func joinedAt(s string, i int, class func(string, int) (runeClass, int)) bool {
 	if i+1 >= len(s) || !isJoiner(s[i]) {
 		return false
 	}
-	c, _ := classAt(s, i+1)
+	c, _ := class(s, i+1)
 	return c == classWord
 }
 
