@@ -70,3 +70,28 @@ func TestNoWarmUp(t *testing.T) {
 		}
 	})
 }
+
+// The warm-up's ranking for nothing (primeRank) leaves no trace a host can
+// see: no telemetry, nothing surfaced in the session, so the first query
+// after Warmed is delivered what it would have been without it (its answer
+// is TestNoWarmUp's).
+func TestWarmUpPrimeLeavesNoTrace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t)
+		e, rec := f.engine(nil, 0)
+		defer e.Shutdown()
+		<-e.Warmed()
+		if ev := rec.Events(); len(ev) != 0 {
+			t.Errorf("the warm-up sent telemetry: %v", ev)
+		}
+		e.mu.Lock()
+		surfaced := e.sess.SurfacedDocs()
+		e.mu.Unlock()
+		if len(surfaced) != 0 {
+			t.Errorf("the warm-up surfaced %v", surfaced)
+		}
+		if e.index.RelayoutDue() {
+			t.Error("the warm-up's ranking left a re-layout due")
+		}
+	})
+}
