@@ -1,9 +1,6 @@
 package score
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Scoring a field as it stands in the document, in one decode.
 //
@@ -407,19 +404,21 @@ func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]
 }
 
 // applyThaiAmGram scores the Thai n-gram tok, which holds ำ, as
-// normalisation writes it: each ำ as ํ า, in a buffer.
+// normalisation writes it: each ำ as ํ า, in a buffer. Every code point
+// of tok is of the Thai block, three bytes long.
 func applyThaiAmGram(q *Query, tok string, f field, masks *[MaxQueryTokens]field) {
-	var b [96]byte
+	var b [192]byte
 	n := b[:0]
-	for {
-		j := strings.Index(tok, thaiAm)
-		if j < 0 {
-			break
-		}
-		n = append(append(n, tok[:j]...), thaiAmNFKC...)
-		tok = tok[j+len(thaiAm):]
+	if 2*len(tok) > len(b) {
+		n = make([]byte, 0, 2*len(tok))
 	}
-	n = append(n, tok...)
+	for j := 0; j+2 < len(tok); j += 3 {
+		if tok[j+1] == thaiAm[1] && tok[j+2] == thaiAm[2] {
+			n = append(n, thaiAmNFKC...)
+		} else {
+			n = append(n, tok[j], tok[j+1], tok[j+2])
+		}
+	}
 	if q.thaiHeadMayMatch(n[1], n[2], n[4], n[5]) {
 		q.applyBytes(masks, n, f)
 	}

@@ -120,12 +120,28 @@ func (g *Gen) word(r *rand.Rand, i int) string {
 	case Korean:
 		return runes(r, 2+r.IntN(3), 0xAC00, 0xD7A3)
 	case Thai:
-		// consonants, each with a vowel after it half the time
+		// syllables as Thai writes them: now and then a leading vowel
+		// (เ แ โ ใ ไ), a consonant, a vowel above or below it half
+		// the time (ั ิ ี ุ), a tone mark (่ ้) one time in five, and a
+		// closing vowel (ะ า ำ) one time in three; ำ (which NFKC writes
+		// ํ า) in one syllable in ten, as in ทำ น้ำ สำคัญ
 		var b strings.Builder
 		for range 2 + r.IntN(3) {
+			if r.IntN(7) == 0 {
+				b.WriteRune(0x0E40 + rune(r.IntN(5)))
+			}
 			b.WriteRune(0x0E01 + rune(r.IntN(0x0E2E-0x0E01+1)))
 			if r.IntN(2) == 0 {
-				b.WriteRune([]rune{0x0E30, 0x0E32, 0x0E34, 0x0E35, 0x0E38}[r.IntN(5)])
+				b.WriteRune([]rune{0x0E31, 0x0E34, 0x0E35, 0x0E38}[r.IntN(4)])
+			}
+			if r.IntN(5) == 0 {
+				b.WriteRune(0x0E48 + rune(r.IntN(2)))
+			}
+			switch r.IntN(10) {
+			case 0, 1:
+				b.WriteRune([]rune{0x0E30, 0x0E32}[r.IntN(2)])
+			case 2:
+				b.WriteRune(0x0E33)
 			}
 		}
 		return b.String()
