@@ -76,7 +76,11 @@ func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]f
 // single joiners (create_issue, eta-predictor-cg), whatever the runs' lengths.
 func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) {
 	check := func(tok string) {
-		if !q.mayMatch(tok) {
+		// mayMatch for an ASCII token, which never folds: without
+		// mayMatch's scan of the token for a non-ASCII byte, whose
+		// exit, at a length that varies from token to token, a branch
+		// predictor mostly misses.
+		if !q.mayMatchFolding(tok, false) {
 			return
 		}
 		*buf = appendKeys((*buf)[:0], tok)
