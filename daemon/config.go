@@ -110,8 +110,13 @@ func ConfigPath(getenv func(string) string, home string) string {
 // and using it would hide that. The selector falls back to the
 // environment (EnvBaseURL, EnvModel, EnvAPIKey) field by field.
 func LoadConfig(path string, getenv func(string) string) (Config, error) {
-	var c Config
 	data, err := os.ReadFile(path)
+	return parseConfig(path, data, err, getenv)
+}
+
+// parseConfig is LoadConfig on the result (data, err) of reading path.
+func parseConfig(path string, data []byte, err error, getenv func(string) string) (Config, error) {
+	var c Config
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

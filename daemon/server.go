@@ -106,15 +106,23 @@ type Server struct {
 	wg     sync.WaitGroup
 	slots  chan struct{}
 
-	mu       sync.Mutex
-	cfg      Config
-	cfgErr   error
-	cfgStamp configStamp
-	sessions map[sessionKey]*session
-	corpora  map[memory.Roots]*corpus
-	lat      []int64
-	lastSeen time.Time
-	closed   bool
+	mu     sync.Mutex
+	cfg    Config
+	cfgErr error
+	// cfgStamp is the config file's stamp when it was last read, first
+	// seen at cfgSeen; cfgTrusted when it was not racy then, so an equal
+	// stamp needs no read. cfgContent is what the config in force was
+	// parsed from (cfgLoaded: it was, by reloadConfig).
+	cfgStamp   configStamp
+	cfgSeen    time.Time
+	cfgTrusted bool
+	cfgContent configContent
+	cfgLoaded  bool
+	sessions   map[sessionKey]*session
+	corpora    map[memory.Roots]*corpus
+	lat        []int64
+	lastSeen   time.Time
+	closed     bool
 }
 
 // Listen takes the runtime directory's lock, removes a stale socket file,
@@ -184,7 +192,7 @@ func newServer(opts Options) *Server {
 	if s.opts.Getenv == nil {
 		s.opts.Getenv = os.Getenv
 	}
-	// No stamp yet: the first event loads the file again, so an edit
+	// No stamp yet: the first event reads the file again, so an edit
 	// between the caller's LoadConfig and now is not missed.
 	s.cfgStamp = noStamp
 	s.applyConfigLocked(opts.Config, opts.ConfigErr)
@@ -213,12 +221,17 @@ func (s *Server) applyConfigLocked(cfg Config, err error) {
 
 // configStamp is what tells a changed config file: whether it exists, its
 // size, modification time and mode (a chmod 600 that makes a refused file
-// usable changes only the mode).
+// usable changes only the mode), and where the platform gives them its
+// change time, inode and device. The change time is what an edit cannot
+// forge: an edit that keeps the size and sets the modification time back
+// (touch -r) still moves it, and so does a rename over the file.
 type configStamp struct {
-	exists bool
-	size   int64
-	mod    time.Time
-	mode   fs.FileMode
+	exists   bool
+	size     int64
+	mod      time.Time
+	ctime    time.Time
+	ino, dev uint64
+	mode     fs.FileMode
 }
 
 // noStamp matches no file's stamp: the next event loads the file again.
@@ -229,21 +242,49 @@ func stampOf(path string) configStamp {
 	if err != nil {
 		return configStamp{}
 	}
-	return configStamp{exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode()}
+	ino, dev, ctime := statIDs(fi)
+	return configStamp{exists: true, size: fi.Size(), mod: fi.ModTime(), ctime: ctime, ino: ino, dev: dev, mode: fi.Mode()}
 }
 
-// racy reports whether the stamp, taken at now, cannot vouch for the
-// file: its modification time is within memory.RacyWindow of now, so an
-// edit of the same size in the same timestamp tick would leave the stamp
-// unchanged. The catalog distrusts such a stat for the same reason.
-func (st configStamp) racy(now time.Time) bool {
-	return st.exists && now.Sub(st.mod) < memory.RacyWindow
+// changed is the later of the stamp's modification and change times: when
+// the file last changed, as far as the stamp can tell.
+func (st configStamp) changed() time.Time {
+	if st.ctime.After(st.mod) {
+		return st.ctime
+	}
+	return st.mod
+}
+
+// racy reports whether the stamp, taken at now and first seen at seen,
+// cannot vouch for the file: the file changed within memory.RacyWindow of
+// now, so an edit of the same size in the same timestamp tick would leave
+// the stamp unchanged. The catalog distrusts such a stat for the same
+// reason. A file dated ahead of the clock (a future modification time, or
+// a network file system's skewed clock) is distrusted for at most
+// memory.RacyWindow after the stamp was first seen: a same-tick edit
+// happens within a tick of the one that made the stamp, so it is seen by
+// then.
+func (st configStamp) racy(now, seen time.Time) bool {
+	return st.exists && now.Sub(st.changed()) < memory.RacyWindow && now.Sub(seen) < memory.RacyWindow
+}
+
+// configContent is what a load of the config file depends on besides the
+// environment: whether it could be read, its mode (the 0600 rule) and a
+// digest of its bytes. Two loads with equal contents give the same
+// config, so the second neither rebuilds the selector nor logs.
+type configContent struct {
+	exists  bool
+	readErr bool
+	mode    fs.FileMode
+	sum     [sha256.Size]byte
 }
 
 // reloadConfig loads the config file again when it changed since it was
 // last loaded: one stat per event. It returns the config in force. A file
-// modified within the racy window of the load is loaded again by the next
-// event too, until its stamp is old enough to trust.
+// that changed within the racy window of the load is read again by the
+// next event too, until its stamp is old enough to trust (or has been
+// seen for the racy window); a read that finds the same bytes and mode as
+// the config in force changes nothing and logs nothing.
 func (s *Server) reloadConfig() (Config, error) {
 	if s.opts.ConfigPath == "" {
 		s.mu.Lock()
@@ -252,18 +293,31 @@ func (s *Server) reloadConfig() (Config, error) {
 	}
 	st := stampOf(s.opts.ConfigPath)
 	s.mu.Lock()
-	if st == s.cfgStamp {
+	if st == s.cfgStamp && s.cfgTrusted {
 		defer s.mu.Unlock()
 		return s.cfg, s.cfgErr
 	}
 	s.mu.Unlock()
-	cfg, err := LoadConfig(s.opts.ConfigPath, s.opts.Getenv)
+	data, readErr := os.ReadFile(s.opts.ConfigPath)
+	content := configContent{
+		exists:  !errors.Is(readErr, fs.ErrNotExist),
+		readErr: readErr != nil && !errors.Is(readErr, fs.ErrNotExist),
+		mode:    st.mode,
+		sum:     sha256.Sum256(data),
+	}
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.cfgStamp = st
-	if st.racy(s.now()) {
-		s.cfgStamp = noStamp
+	if st != s.cfgStamp {
+		s.cfgSeen = now
 	}
+	s.cfgStamp = st
+	s.cfgTrusted = !st.racy(now, s.cfgSeen)
+	if s.cfgLoaded && content == s.cfgContent {
+		return s.cfg, s.cfgErr
+	}
+	cfg, err := parseConfig(s.opts.ConfigPath, data, readErr, s.opts.Getenv)
+	s.cfgContent, s.cfgLoaded = content, true
 	s.applyConfigLocked(cfg, err)
 	s.log.Info("config reloaded", "error", ConfigErrorKind(s.cfgErr))
 	return s.cfg, s.cfgErr
