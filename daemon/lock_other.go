@@ -3,14 +3,9 @@
 package daemon
 
 import (
-	"errors"
 	"fmt"
 	"os"
 )
-
-// errNoLock: this system has no flock; the daemon does not run here (it
-// also refuses every peer, see peerUID), and the hook fails open.
-var errNoLock = errors.New("daemon: instance locks are not supported on this system")
 
 // lockFile fails where there is no flock (Windows): without the lock
 // the daemon cannot be one instance per runtime directory, so it does not

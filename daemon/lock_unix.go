@@ -18,14 +18,14 @@ import (
 func lockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("daemon: lock: %w", err)
+		return nil, fmt.Errorf("%w: %w", errLock, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, ErrRunning
 		}
-		return nil, fmt.Errorf("daemon: lock: %w", err)
+		return nil, fmt.Errorf("%w: %w", errLock, err)
 	}
 	return f, nil
 }

@@ -133,7 +133,7 @@ func Listen(opts Options) (*Server, error) {
 		if opts.Lock != nil {
 			opts.Lock.Close()
 		}
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errRuntimeDir, err)
 	}
 	var lock *os.File
 	var err error
@@ -149,7 +149,7 @@ func Listen(opts Options) (*Server, error) {
 	// Holding the lock, any socket file left is a dead daemon's.
 	if err := os.Remove(sock); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		lock.Close()
-		return nil, fmt.Errorf("daemon: stale socket: %w", err)
+		return nil, fmt.Errorf("%w: %w", errStaleSocket, err)
 	}
 	// The umask makes the socket 0600 from its creation, so there is no
 	// window in which another user could connect before a chmod.
@@ -158,7 +158,7 @@ func Listen(opts Options) (*Server, error) {
 	umask(old)
 	if err != nil {
 		lock.Close()
-		return nil, fmt.Errorf("daemon: listen: %w", err)
+		return nil, fmt.Errorf("%w: %w", errListen, err)
 	}
 	ln.SetUnlinkOnClose(false)
 	s := newServer(opts)

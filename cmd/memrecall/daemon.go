@@ -42,7 +42,8 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	// the runtime directory (decision 0722), or nowhere if that cannot be
 	// opened. The file is opened only once Listen holds the instance lock:
 	// a daemon that loses the start race must not append to, or rotate,
-	// the running daemon's log. Until then its lines go nowhere.
+	// the running daemon's log. Until then its lines go nowhere, and a
+	// Listen that fails is told in the start note instead.
 	var detachedLog lockedLog
 	if *detached {
 		logger = slog.New(slog.NewTextHandler(&detachedLog, nil))
@@ -58,6 +59,12 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		opts.Lock = os.NewFile(uintptr(*lockFD), wire.LockName)
 	}
 	srv, err := daemon.Listen(opts)
+	if err != nil && *detached {
+		// No terminal, and the log belongs to the lock holder: the start
+		// note says why (a kind and a system error's name, no path), and
+		// `memrecall status` shows it.
+		daemon.WriteStartNote(dir, time.Now(), daemon.StartFailure(err))
+	}
 	if errors.Is(err, daemon.ErrRunning) {
 		logger.Info("another daemon holds the lock; exiting")
 		if *detached {
@@ -67,13 +74,15 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err != nil {
-		logger.Warn("daemon could not listen")
+		logger.Warn("daemon could not listen", "why", daemon.StartFailure(err))
 		fmt.Fprintf(stderr, "daemon: %v\n", err)
 		return 1
 	}
 	if *detached {
 		// Listen made the runtime directory and holds the lock; no
-		// goroutine of the server runs before Serve.
+		// goroutine of the server runs before Serve. An older start's
+		// failure is moot now.
+		daemon.RemoveStartNote(dir)
 		if lf, err := daemon.OpenLog(dir, 0); err == nil {
 			defer lf.Close()
 			detachedLog.f = lf

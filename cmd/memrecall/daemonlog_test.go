@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memrecall/memrecall/daemon"
@@ -47,5 +48,60 @@ func TestLosingDaemonLeavesLogAlone(t *testing.T) {
 	}
 	if after, err := os.ReadFile(logPath); err != nil || !bytes.Equal(after, before) {
 		t.Errorf("the losing daemon changed the running daemon's log (%d bytes, was %d; %v)", len(after), len(before), err)
+	}
+}
+
+// TestDetachedDaemonSaysWhyItDidNotStart: a detached daemon has no
+// terminal and may not write the running daemon's log, so when Listen
+// fails it leaves the reason in the runtime directory's start note, which
+// `memrecall status` shows when no daemon runs: a lost race, and a Listen
+// refused for another reason (here a socket path longer than the system
+// allows). The note names no path.
+func TestDetachedDaemonSaysWhyItDidNotStart(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv(daemon.EnvConfig, filepath.Join(home, "none.json"))
+	t.Setenv(envSnapshot, "off")
+	short, err := os.MkdirTemp("", "mrn") // short: the socket path has a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(short)
+	long := filepath.Join(short, strings.Repeat("n", 120))
+	for _, tc := range []struct {
+		name     string
+		dir      string
+		winner   bool // another daemon holds the lock
+		code     int
+		why      string
+		inStatus bool
+	}{
+		{"lost race", short, true, 0, "did not start: lock_held: another daemon holds the lock", false},
+		{"socket path too long", long, false, 1, "did not start: listen: ", true},
+	} {
+		t.Setenv(wire.EnvDir, tc.dir)
+		if tc.winner {
+			w, err := daemon.Listen(daemon.Options{Dir: tc.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+		}
+		var out, errOut bytes.Buffer
+		if code := runDaemon([]string{"--detached"}, &out, &errOut); code != tc.code {
+			t.Errorf("%s: exit %d, want %d (stderr %q)", tc.name, code, tc.code, errOut.String())
+		}
+		note, err := daemon.ReadStartNote(tc.dir)
+		if err != nil || !strings.Contains(note, tc.why) || strings.Contains(note, short) {
+			t.Errorf("%s: start note %q (%v), want %q and no path", tc.name, note, err, tc.why)
+		}
+		if !tc.inStatus {
+			continue
+		}
+		out.Reset()
+		runStatus(nil, &out, &errOut)
+		if want := "no daemon running\nlast start: " + note + "\n"; out.String() != want {
+			t.Errorf("%s: status %q, want %q", tc.name, out.String(), want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/memrecall/memrecall/daemon"
 	"github.com/memrecall/memrecall/daemon/wire"
 )
 
@@ -22,9 +23,14 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	resp, err := ask(wire.Dir(os.Getenv), wire.Request{Version: wire.Version, Op: wire.OpStatus})
+	dir := wire.Dir(os.Getenv)
+	resp, err := ask(dir, wire.Request{Version: wire.Version, Op: wire.OpStatus})
 	if err != nil || resp.Status == nil {
 		fmt.Fprintln(stdout, "no daemon running")
+		// A detached daemon that did not start left its reason here.
+		if note, _ := daemon.ReadStartNote(dir); note != "" {
+			fmt.Fprintf(stdout, "last start: %s\n", note)
+		}
 		return 1
 	}
 	st := resp.Status

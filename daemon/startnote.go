@@ -1,0 +1,112 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/memrecall/memrecall/daemon/wire"
+)
+
+// StartNoteName is the file in the runtime directory where a detached
+// daemon that did not start says why: it has no terminal, and it must not
+// write to the running daemon's log (decision 0722). One line, replaced
+// by each start that fails and removed by one that listens; `memrecall
+// status` shows it when no daemon runs.
+const StartNoteName = "memrecall.start"
+
+// maxStartNote bounds what ReadStartNote reads: a note is one short line.
+const maxStartNote = 512
+
+// StartFailure names why Listen failed, for the start note and logs: a
+// kind, and the system error's name when there is one ("listen:
+// permission denied"), never the error's text, which names paths. ""
+// for nil.
+func StartFailure(err error) string {
+	if err == nil {
+		return ""
+	}
+	kind := "other"
+	switch {
+	case errors.Is(err, ErrRunning):
+		return "lock_held: another daemon holds the lock"
+	case errors.Is(err, wire.ErrUnsafeDir):
+		kind = "unsafe_dir"
+	case errors.Is(err, errNoLock):
+		kind = "no_lock"
+	case errors.Is(err, ErrBadLock):
+		kind = "bad_lock"
+	case errors.Is(err, errListen):
+		kind = "listen"
+	case errors.Is(err, errStaleSocket):
+		kind = "stale_socket"
+	case errors.Is(err, errLock):
+		kind = "lock"
+	case errors.Is(err, errRuntimeDir):
+		kind = "runtime_dir"
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return kind + ": " + errno.Error()
+	}
+	return kind
+}
+
+// WriteStartNote replaces dir's start note with one line: the time, the
+// process id and why (StartFailure's words). It writes only into a
+// runtime directory that EnsureDir accepts, mode 0600.
+func WriteStartNote(dir string, now time.Time, why string) error {
+	if err := wire.EnsureDir(dir); err != nil {
+		return err
+	}
+	line := fmt.Sprintf("%s pid %d did not start: %s\n", now.UTC().Format(time.RFC3339), os.Getpid(), why)
+	path := filepath.Join(dir, StartNoteName)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("daemon: start note: %w", err)
+	}
+	_, err = f.WriteString(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("daemon: start note: %w", err)
+	}
+	return nil
+}
+
+// ReadStartNote returns dir's start note without its newline, or "" when
+// there is none.
+func ReadStartNote(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, StartNoteName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("daemon: start note: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, maxStartNote)
+	n, err := f.Read(buf)
+	if err != nil && n == 0 && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("daemon: start note: %w", err)
+	}
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	return line, nil
+}
+
+// RemoveStartNote removes dir's start note, if any: a daemon that listens
+// makes an older failure moot.
+func RemoveStartNote(dir string) error {
+	err := os.Remove(filepath.Join(dir, StartNoteName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("daemon: start note: %w", err)
+	}
+	return nil
+}

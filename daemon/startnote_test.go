@@ -1,0 +1,108 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/daemon/wire"
+)
+
+// TestStartFailure: why Listen failed is told by kind and the system
+// error's name, never by the error's text, which names paths.
+func TestStartFailure(t *testing.T) {
+	const path = "/home/someone/secret-project/memrecall.sock"
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"nil", nil, ""},
+		{"lost race", ErrRunning, "lock_held: another daemon holds the lock"},
+		{"listen refused", fmt.Errorf("%w: %w", errListen, &os.SyscallError{Syscall: "bind " + path, Err: syscall.EACCES}), "listen: permission denied"},
+		{"stale socket", fmt.Errorf("%w: %w", errStaleSocket, &os.PathError{Op: "remove", Path: path, Err: syscall.EPERM}), "stale_socket: operation not permitted"},
+		{"lock", fmt.Errorf("%w: %w", errLock, &os.PathError{Op: "open", Path: path, Err: syscall.EROFS}), "lock: read-only file system"},
+		{"unsafe directory", fmt.Errorf("%w: %w", errRuntimeDir, fmt.Errorf("%w: owned by uid 7", wire.ErrUnsafeDir)), "unsafe_dir"},
+		{"runtime directory", fmt.Errorf("%w: %w", errRuntimeDir, &os.PathError{Op: "mkdir", Path: path, Err: syscall.ENOSPC}), "runtime_dir: no space left on device"},
+		{"bad lock", fmt.Errorf("%w: not %s", ErrBadLock, path), "bad_lock"},
+		{"no flock here", fmt.Errorf("%w: %s", errNoLock, path), "no_lock"},
+		{"anything else", errors.New("daemon: " + path), "other"},
+	} {
+		got := StartFailure(tc.err)
+		if got != tc.want {
+			t.Errorf("%s: StartFailure = %q, want %q", tc.name, got, tc.want)
+		}
+		if strings.Contains(got, "secret-project") {
+			t.Errorf("%s: %q holds the path", tc.name, got)
+		}
+	}
+}
+
+// TestListenFailureNamed: a real Listen failure (a socket path longer than
+// the system allows) is named by its step and errno, without the path.
+func TestListenFailureNamed(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no daemon on Windows (no flock)")
+	}
+	dir := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
+	_, err := Listen(Options{Dir: dir})
+	if err == nil {
+		t.Fatal("Listen on a 120-byte directory name succeeded; want the socket path refused")
+	}
+	got := StartFailure(err)
+	if !strings.HasPrefix(got, "listen: ") || strings.Contains(got, "ddd") {
+		t.Errorf("StartFailure(%v) = %q, want listen: and an errno name, no path", err, got)
+	}
+}
+
+// TestStartNote: the note is one line, private, replaced by the next
+// failure and removed by a start that listens.
+func TestStartNote(t *testing.T) {
+	dir := runtimeDir(t)
+	if got, err := ReadStartNote(dir); err != nil || got != "" {
+		t.Fatalf("no note yet: %q, %v; want \"\", nil", got, err)
+	}
+	at := time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
+	var got []string
+	for _, why := range []string{"listen: permission denied", "lock_held: another daemon holds the lock"} {
+		if err := WriteStartNote(dir, at, why); err != nil {
+			t.Fatal(err)
+		}
+		note, err := ReadStartNote(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, note)
+	}
+	pid := fmt.Sprint(os.Getpid())
+	want := []string{
+		"2026-11-30T18:00:00Z pid " + pid + " did not start: listen: permission denied",
+		"2026-11-30T18:00:00Z pid " + pid + " did not start: lock_held: another daemon holds the lock",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+	fi, err := os.Stat(filepath.Join(dir, StartNoteName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fi.Mode().Perm(); m != 0o600 {
+		t.Errorf("note mode %v, want 0600", m)
+	}
+	if err := RemoveStartNote(dir); err != nil {
+		t.Fatal(err)
+	}
+	if note, err := ReadStartNote(dir); err != nil || note != "" {
+		t.Errorf("after RemoveStartNote: %q, %v; want nothing", note, err)
+	}
+	if err := RemoveStartNote(dir); err != nil {
+		t.Errorf("removing no note: %v", err)
+	}
+}
