@@ -337,42 +337,21 @@ func isRawCJK3(c, c1, c2 byte) bool {
 // that starts at start (see clusterGramSpans and nextCluster) and returns
 // the run's end; ok is false if it meets a code point rawClass is unsure
 // of, or marks out of canonical order. rawClass gives classSEA only to
-// Thai: Lao, Khmer and Myanmar are not in normalizeFast's list. An n-gram
-// that holds ำ is scored as normalisation writes it, ํ า (thaiAmNFKC):
-// ำ ends a cluster as the closing vowel า after the mark ํ does, so the
-// clusters are where they are in the normalised text.
+// Thai: Lao, Khmer and Myanmar are not in normalizeFast's list.
+//
+// The run is copied as normalisation writes it, ำ as ํ า, into a buffer
+// (ำ ends a cluster as the closing vowel า after the mark ํ does, so the
+// clusters are where they are in the normalised text), with the start of
+// each cluster; the n-grams are scored from there, every bigram and
+// trigram of clusters, when the run ends or the buffer fills. Whether a
+// code point starts a cluster is, to a branch predictor, a coin toss:
+// it is counted, not branched on.
 func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
-	// c0 starts the current cluster, c1 and c2 the two before it (−1:
-	// none); lead says the current cluster holds only leading vowels so
-	// far, so the next code point is its character whatever it is; am is
-	// where the last ำ of the run is (−1: none yet).
-	c2, c1, c0, am := -1, -1, start, -1
-	lead := true
-	var last uint8 // combining class of the previous code point
-	// gram scores the n-grams that end where the current cluster ends,
-	// at e: the bigram of it and the one before, and the trigram of the
-	// two before.
-	gram := func(e int) {
-		if c1 >= 0 {
-			if am < c1 {
-				if tok := s[c1:e]; q.thaiHeadMayMatch(tok[1], tok[2], tok[4], tok[5]) {
-					q.apply(masks, tok, f)
-				}
-			} else {
-				applyThaiAmGram(q, s[c1:e], f, masks)
-			}
-			if c2 >= 0 {
-				if am < c2 {
-					if tok := s[c2:e]; q.thaiHeadMayMatch(tok[1], tok[2], tok[4], tok[5]) {
-						q.apply(masks, tok, f)
-					}
-				} else {
-					applyThaiAmGram(q, s[c2:e], f, masks)
-				}
-			}
-		}
-		c2, c1, c0 = c1, c0, e
-	}
+	var nb [thaiBuf]byte          // the run, normalised, from cluster 0 on
+	var starts [thaiBuf/3 + 1]int // starts[j]: where cluster j starts in nb
+	n, k, from := 0, 1, 1         // bytes in nb; clusters begun; first cluster whose n-grams are not scored
+	lead := thaiLeading           // the current cluster holds leading vowels alone so far
+	var last uint8                // combining class of the previous code point
 	i := start
 	for i < len(s) {
 		t, thai := rawThai(s, i)
@@ -386,41 +365,57 @@ func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]
 			return i, false // normalisation would reorder the marks
 		}
 		last = t.ccc
-		// A code point after the leading vowels that does not join
-		// the cluster (a mark, a closing vowel) starts a new one.
-		if !lead && t.role&thaiJoins == 0 {
-			gram(i)
+		if n+6 > len(nb) {
+			// Full: score the n-grams that end before the current
+			// cluster, and keep the three clusters the next ones need.
+			scoreThaiGrams(q, nb[:], starts[:k], from, k-1, f, masks)
+			if k < 3 || starts[k-3] == 0 {
+				return i, false // three clusters longer than the buffer
+			}
+			cut := starts[k-3]
+			n = copy(nb[:], nb[cut:n])
+			starts[0], starts[1], starts[2] = 0, starts[k-2]-cut, starts[k-1]-cut
+			k, from = 3, 2
 		}
-		// Without a branch (which vowel comes is a coin toss to a
-		// predictor): the next code point is the character of a
-		// cluster that so far holds leading vowels alone, and am
-		// moves to i at ำ.
-		lead = t.role&thaiLeading != 0
-		am += (i - am) & -int(t.role>>2&1)
+		// A code point after the leading vowels that does not join the
+		// cluster (a mark, a closing vowel) starts a new one.
+		starts[k] = n
+		k += int(1 ^ (lead|t.role>>1)&1)
+		lead = t.role & thaiLeading
+		if t.role&thaiAmRole != 0 {
+			copy(nb[n:], thaiAmNFKC)
+			n += len(thaiAmNFKC)
+		} else {
+			nb[n], nb[n+1], nb[n+2] = s[i], s[i+1], s[i+2]
+			n += 3
+		}
 		i += 3
 	}
-	gram(i)
+	scoreThaiGrams(q, nb[:n], starts[:k], from, k, f, masks)
 	return i, true
 }
 
-// applyThaiAmGram scores the Thai n-gram tok, which holds ำ, as
-// normalisation writes it: each ำ as ํ า, in a buffer. Every code point
-// of tok is of the Thai block, three bytes long.
-func applyThaiAmGram(q *Query, tok string, f field, masks *[MaxQueryTokens]field) {
-	var b [192]byte
-	n := b[:0]
-	if 2*len(tok) > len(b) {
-		n = make([]byte, 0, 2*len(tok))
-	}
-	for j := 0; j+2 < len(tok); j += 3 {
-		if tok[j+1] == thaiAm[1] && tok[j+2] == thaiAm[2] {
-			n = append(n, thaiAmNFKC...)
-		} else {
-			n = append(n, tok[j], tok[j+1], tok[j+2])
+// thaiBuf is the size of scanRawThai's buffer: a run longer than that is
+// scored in pieces, and a cluster longer than a third of it (hundreds of
+// marks on one letter) is handed to the general path.
+const thaiBuf = 768
+
+// scoreThaiGrams scores the bigram and the trigram of clusters that end
+// with each cluster j of from ≤ j < to, where cluster j starts at
+// starts[j] of nb and ends where the next starts, or at len(nb).
+func scoreThaiGrams(q *Query, nb []byte, starts []int, from, to int, f field, masks *[MaxQueryTokens]field) {
+	for j := from; j < to; j++ {
+		e := len(nb)
+		if j+1 < len(starts) {
+			e = starts[j+1]
 		}
-	}
-	if q.thaiHeadMayMatch(n[1], n[2], n[4], n[5]) {
-		q.applyBytes(masks, n, f)
+		for a := max(j-2, 0); a < j; a++ {
+			// The n-gram starts with two Thai code points.
+			p := starts[a]
+			if q.thaiHeadMayMatch(nb[p+1], nb[p+2], nb[p+4], nb[p+5]) {
+				q.applyBytes(masks, nb[p:e], f)
+			}
+		}
 	}
 }
 

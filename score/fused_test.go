@@ -302,12 +302,14 @@ func TestScoreDirectEveryCodePoint(t *testing.T) {
 // normalised text's tokens.
 func TestScoreDirectHandsOver(t *testing.T) {
 	for _, c := range []struct{ query, text string }{
-		{"나가", "나가\u11a8"},                         // 가 + ᆨ composes into 각
-		{"ก\u0e48\u0e38ข", "ก\u0e48\u0e38ขค"},      // tone mark before ุ: reordered
-		{"abc_d", "abc_d_\uff21 x"},                // a full-width A lowers into the identifier
-		{"сервер", "сервер \u0301 Сервер"},         // a lone accent, upper case
-		{"กาแฟ", "\u0e01\u0e32\u0e41\u0e1f\u0e33"}, // ำ decomposes: the raw pass writes it ํ า
-		{"กำแฟ", "ก\u0e33\u0e48แฟ Ａ"},              // ำ before a tone mark, then a hand-over
+		{"나가", "나가\u11a8"},                                        // 가 + ᆨ composes into 각
+		{"ก\u0e48\u0e38ข", "ก\u0e48\u0e38ขค"},                     // tone mark before ุ: reordered
+		{"abc_d", "abc_d_\uff21 x"},                               // a full-width A lowers into the identifier
+		{"сервер", "сервер \u0301 Сервер"},                        // a lone accent, upper case
+		{"กาแฟ", "\u0e01\u0e32\u0e41\u0e1f\u0e33"},                // ำ decomposes: the raw pass writes it ํ า
+		{"กำแฟ", "ก\u0e33\u0e48แฟ Ａ"},                             // ำ before a tone mark, then a hand-over
+		{"กาแฟ", "กาแฟ" + strings.Repeat("\u0e32", 400) + "กาแฟ"}, // a cluster longer than the raw pass's buffer
+		{"กำแฟ", strings.Repeat("กำแฟเก่า", 200)},                 // a run scored in pieces
 	} {
 		q := NewQuery(c.query+" "+strings.Join(AppendTokens(nil, c.text), " "), nil)
 		for _, d := range []*memory.Document{{Title: c.text}, {Body: c.text}, {Body: strings.Repeat("字", memory.BodyWindow) + c.text}} {
