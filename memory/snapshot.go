@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"unicode"
 	"unsafe"
@@ -200,33 +202,43 @@ func (c *Catalog) startSnapshotLoad() func() {
 	s.loaded = true
 	done := make(chan struct{})
 	var seed scopeCache
+	var sorted []*Document
 	go func() {
 		defer close(done)
-		seed = c.loadSnapshot()
+		seed, sorted = c.loadSnapshot()
 	}()
 	return func() {
 		<-done
 		// Only a catalog's first scan loads, and it has put nothing in
 		// the cache yet (it walks with a cache of its own): the decoded
-		// entries are the cache.
+		// entries are the cache. The stored documents, when they came in
+		// the result's order, stand as the last sorted result: a scan
+		// that finds every one of them unchanged and nothing else returns
+		// them without sorting again (decision 0805). The scan's own
+		// check decides that, as after any of its scans: a changed, new or
+		// missing file makes it sort what it found.
 		c.cache = seed
+		if sorted != nil {
+			c.prev = sorted
+		}
 	}
 }
 
 // loadSnapshot reads the snapshot file and returns its entries as a cache
 // of their own (nil maps when there is none, or it is ignored); the
-// caller seeds the catalog's cache with them. It touches nothing of the
-// catalog but the snapshot's stats (under their lock), so it can run
-// while the scan walks the tree.
-func (c *Catalog) loadSnapshot() scopeCache {
+// caller seeds the catalog's cache with them. sorted is the stored
+// documents in a new slice when they are in the order of a scan's result
+// (compareDocs), as the writer stores them; nil otherwise. It touches
+// nothing of the catalog but the snapshot's stats (under their lock), so
+// it can run while the scan walks the tree.
+func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
 	s := c.snap
-	var seed scopeCache
 	data, err := readSnapshotFile(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		s.mu.Lock()
 		s.stats.Missing++
 		s.mu.Unlock()
-		return seed
+		return seed, nil
 	}
 	var recs []snapRecord
 	var extra []byte
@@ -237,7 +249,7 @@ func (c *Catalog) loadSnapshot() scopeCache {
 		s.mu.Lock()
 		s.stats.Ignored++
 		s.mu.Unlock()
-		return seed
+		return seed, nil
 	}
 	docs := make([]Document, len(recs))
 	ptrs := make([]*Document, 0, len(recs))
@@ -264,6 +276,11 @@ func (c *Catalog) loadSnapshot() scopeCache {
 		entries[i] = entry{path: r.path, rel: r.rel, key: r.key, doc: &docs[i]}
 		seed[r.scope][r.path] = &entries[i]
 	}
+	// A copy: the extra loader may keep ptrs, and a scan's result is
+	// handed out to callers.
+	if slices.IsSortedFunc(ptrs, compareDocs) {
+		sorted = slices.Clone(ptrs)
+	}
 	extraErr := error(nil)
 	if s.extra != nil {
 		extraErr = s.extra.LoadSnapshot(ptrs, extra)
@@ -275,7 +292,7 @@ func (c *Catalog) loadSnapshot() scopeCache {
 		s.stale = true
 	}
 	s.mu.Unlock()
-	return seed
+	return seed, sorted
 }
 
 // takeStale reports, once, that the loaded snapshot's extra part was
@@ -369,6 +386,7 @@ func (c *Catalog) writeSnapshots() {
 			return
 		}
 		s.mu.Unlock()
+		sortSnapRecords(recs)
 		var extra []byte
 		if s.extra != nil {
 			docs := make([]*Document, 0, len(recs))
@@ -388,6 +406,33 @@ func (c *Catalog) writeSnapshots() {
 		}
 		s.mu.Unlock()
 	}
+}
+
+// sortSnapRecords puts the documents' records in the order of a scan's
+// result (compareDocs), skipped files after them, so that the next process
+// can take the loaded documents as its first result's order without
+// sorting them (decision 0805). It runs on the writer's goroutine, off
+// any query's path. The order is not part of the format: the loader
+// checks it and the scan sorts whatever it cannot vouch for.
+func sortSnapRecords(recs []snapRecord) {
+	slices.SortFunc(recs, func(a, b snapRecord) int {
+		switch {
+		case a.skipped || b.skipped:
+			if c := cmp.Compare(b2i(a.skipped), b2i(b.skipped)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.path, b.path)
+		}
+		return compareDocs(a.doc, b.doc)
+	})
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same

@@ -375,3 +375,67 @@ func TestSnapshotExtra(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotOrder: the writer stores the documents in the order of a
+// scan's result, skipped files after them, and a fresh catalog's first
+// scan gives a fresh scan's result whether the stored order is that one
+// or not (a snapshot written by an older binary, or a hostile one with a
+// valid checksum): the order only spares the scan a sort.
+func TestSnapshotOrder(t *testing.T) {
+	roots := snapTree(t)
+	writeFile(t, roots.Project, "e.md", topic("user", "Epsilon", "same mtime as a.md"), time.Hour)
+	file := filepath.Join(t.TempDir(), "x.snap")
+	want := scanCat(t, snapCatalog(roots, file, "v1"))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, extra, err := decodeSnapshot(data, "v1", absRoots(roots))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	seenSkipped := false
+	for i := range recs {
+		if recs[i].skipped {
+			seenSkipped = true
+			continue
+		}
+		if seenSkipped {
+			t.Fatalf("record %d (%s) stored after a skipped file", i, recs[i].rel)
+		}
+		stored = append(stored, recs[i].rel)
+	}
+	var order []string
+	for _, d := range want.Docs {
+		order = append(order, filepath.ToSlash(d.RelPath))
+	}
+	if diff := cmp.Diff(order, stored); diff != "" {
+		t.Errorf("stored order differs from the result's (-result +stored):\n%s", diff)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		order func([]snapRecord)
+	}{
+		{"as written", func([]snapRecord) {}},
+		{"reversed", slices.Reverse[[]snapRecord]},
+		{"swapped", func(r []snapRecord) { r[0], r[1] = r[1], r[0] }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := slices.Clone(recs)
+			tc.order(rs)
+			if err := os.WriteFile(file, encodeSnapshot("v1", absRoots(roots), rs, extra), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c := snapCatalog(roots, file, "v1")
+			got := scanCat(t, c)
+			if diff := cmp.Diff(snap(want), snap(got)); diff != "" {
+				t.Errorf("seeded scan differs from a fresh scan (-fresh +seeded):\n%s", diff)
+			}
+			if got.Stats.Read != 0 {
+				t.Errorf("read %d files, want 0", got.Stats.Read)
+			}
+		})
+	}
+}
