@@ -117,8 +117,7 @@ func resetSession(s *Session, ev Event) Output {
 // again afterwards.
 func clearSurfaced(s *Session, _ Event) Output {
 	if !s.mut.has(mutResetKeepsSurfaced) {
-		clear(s.surfaced)
-		s.sorted = nil
+		s.surfaced = nil
 	}
 	return Output{}
 }

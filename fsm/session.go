@@ -17,14 +17,14 @@ type Session struct {
 	// cur is the current plan: the plan of the latest query_started.
 	// Invariant: cur.id == 0 exactly when cur.state == StateIdle.
 	cur plan
-	// surfaced holds every document delivered since the last reset.
-	// Invariant: surfaced is exactly the union of Docs of the deliveries
-	// output since the last reset, and those deliveries are disjoint.
-	surfaced map[DocID]struct{}
-	// sorted holds surfaced's documents in order. It is replaced, never
-	// changed in place, so a slice SurfacedDocs returned earlier keeps
-	// its contents. Invariant: sorted is exactly surfaced's keys, sorted.
-	sorted []DocID
+	// surfaced holds every document delivered since the last reset, in
+	// order: the set is this one slice, searched by binary search. It is
+	// replaced, never changed in place, so a slice SurfacedDocs returned
+	// earlier keeps its contents.
+	// Invariant: surfaced is sorted, without duplicates, and is exactly
+	// the union of Docs of the deliveries output since the last reset,
+	// and those deliveries are disjoint.
+	surfaced []DocID
 	// closed is set by shutdown. Invariant: once true it stays true and
 	// every later event is dropped.
 	closed bool
@@ -80,13 +80,9 @@ const (
 // has reports whether the plan has passed milestone x.
 func (p *plan) has(x progress) bool { return p.progress&x != 0 }
 
-// surfacedHint sizes the surfaced set for the first few queries of a
-// session, so early deliveries do not grow the map while a prompt waits.
-const surfacedHint = 16
-
 // NewSession returns an idle session with an empty surfaced set.
 func NewSession() *Session {
-	return &Session{surfaced: make(map[DocID]struct{}, surfacedHint)}
+	return &Session{}
 }
 
 // State returns the current plan's state (StateIdle before the first
@@ -101,7 +97,7 @@ func (s *Session) Closed() bool { return s.closed }
 
 // Surfaced reports whether doc was delivered since the last reset.
 func (s *Session) Surfaced(doc DocID) bool {
-	_, ok := s.surfaced[doc]
+	_, ok := slices.BinarySearch(s.surfaced, doc)
 	return ok
 }
 
@@ -110,30 +106,29 @@ func (s *Session) Surfaced(doc DocID) bool {
 // (a delivery or reset replaces it): the caller may keep it as a snapshot
 // and search it, but must not modify it. It costs nothing: a long session
 // used to sort its whole surfaced set on every query.
-func (s *Session) SurfacedDocs() []DocID { return s.sorted }
+func (s *Session) SurfacedDocs() []DocID { return s.surfaced }
 
-// addSurfaced adds docs to the surfaced set, replacing sorted with a new
-// slice that merges in the documents that were not surfaced yet.
+// addSurfaced adds docs to the surfaced set, replacing it with a new slice
+// that merges in the documents that were not surfaced yet.
 func (s *Session) addSurfaced(docs []DocID) {
 	var buf [MaxRelevantDocs]DocID
 	fresh := buf[:0]
 	for _, d := range docs {
-		if _, ok := s.surfaced[d]; ok {
-			continue // only a mutant delivers a document twice
+		if !s.Surfaced(d) {
+			fresh = append(fresh, d)
 		}
-		s.surfaced[d] = struct{}{}
-		fresh = append(fresh, d)
 	}
 	if len(fresh) == 0 {
 		return
 	}
 	slices.Sort(fresh)
-	merged := make([]DocID, 0, len(s.sorted)+len(fresh))
-	rest := s.sorted
+	fresh = slices.Compact(fresh) // only a mutant delivers a document twice
+	merged := make([]DocID, 0, len(s.surfaced)+len(fresh))
+	rest := s.surfaced
 	for _, d := range fresh {
 		i, _ := slices.BinarySearch(rest, d)
 		merged = append(append(merged, rest[:i]...), d)
 		rest = rest[i:]
 	}
-	s.sorted = append(merged, rest...)
+	s.surfaced = append(merged, rest...)
 }

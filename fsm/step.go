@@ -180,8 +180,7 @@ func (s *Session) excluded(d DocID) bool {
 	if s.mut.has(mutNoExclusion) {
 		return false
 	}
-	_, ok := s.surfaced[d]
-	return ok
+	return s.Surfaced(d)
 }
 
 // firstDistinct returns up to limit distinct documents of docs, in order,
