@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -315,6 +316,45 @@ func TestScoreDirectHandsOver(t *testing.T) {
 		for _, d := range []*memory.Document{{Title: c.text}, {Body: c.text}, {Body: strings.Repeat("字", memory.BodyWindow) + c.text}} {
 			checkDirect(t, &q, d)
 		}
+	}
+}
+
+// TestScoreDirectFoldedKeys: the folded keys the raw pass writes into a
+// buffer (appendFoldFast), the fold and the German transliteration, find
+// what the definitions find, in Latin-1 and Cyrillic.
+func TestScoreDirectFoldedKeys(t *testing.T) {
+	for _, c := range []struct{ query, text string }{
+		{"mueller muller groesse grosse", "müller größe, die müllers"},
+		{"ёлка елка мой мои", "ёлки мой ёжик"},
+		{"cafe naive strasse", "café naïve straße cafés"},
+	} {
+		q := NewQuery(c.query, nil)
+		for _, d := range []*memory.Document{{Title: c.text}, {Body: c.text}} {
+			checkDirect(t, &q, d)
+		}
+	}
+}
+
+// TestScoreDirectLongThaiRun: a Thai run longer than the raw pass's
+// buffer, made of n-grams that do not repeat, is scored in pieces without
+// losing the n-grams that straddle a piece's end: a query of every 40
+// tokens of the run in turn.
+func TestScoreDirectLongThaiRun(t *testing.T) {
+	var b strings.Builder
+	r := rand.New(rand.NewPCG(12, 1))
+	for range 600 {
+		b.WriteRune(0x0E01 + rune(r.IntN(46)))
+		if r.IntN(3) == 0 {
+			b.WriteRune(0x0E32 + rune(r.IntN(2))) // า or ำ
+		}
+	}
+	text := b.String()
+	toks := AppendTokens(nil, Normalize(text))
+	d := &memory.Document{Body: text}
+	ref := newDirectRef(d)
+	for i := 0; i < len(toks); i += 40 {
+		q := probeQuery(toks[i:min(i+40, len(toks))])
+		checkDirectRef(t, &q, d, ref)
 	}
 }
 
