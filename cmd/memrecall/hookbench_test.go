@@ -31,7 +31,8 @@ import (
 // prints nothing ran out of budget or failed).
 //
 // "start" starts a daemon that finds the snapshot the previous one left
-// (the usual first event of a day); "start-nosnap" runs with the snapshot
+// (the usual first event of a day; the stopped daemon has released the
+// runtime directory's lock before the timing starts); "start-nosnap" runs with the snapshot
 // off, so the daemon reads and parses every file (from the page cache).
 // MEMRECALL_BENCH_PEER=/path/to/memrecall adds "start-peer": the same
 // start with another build of memrecall (an older commit), in the same run.
@@ -67,7 +68,11 @@ func BenchmarkHookProcess(b *testing.B) {
 		c := exec.Command(exe, "daemon", "--stop")
 		c.Env = env
 		c.Run()
-		// The daemon removes its socket before it answers --stop.
+		// The daemon removes its socket before it answers --stop, and
+		// holds the lock until it has shut down: a hook timed before then
+		// would wait for the old daemon's exit, which a first prompt after
+		// a quiet night does not (docs/performance.md, fifth round).
+		waitLockFree(b, filepath.Join(dir, wire.LockName))
 	}
 	defer stop()
 	gentree.WaitSettled(time.Now()) // past memory's racy window (gentree.Settle)
