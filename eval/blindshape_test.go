@@ -71,7 +71,7 @@ func checkBlindShape(t *testing.T, path string, want blindShape) (*Corpus, map[s
 	docs := docByID(c)
 	count := map[string]int{}
 	for _, k := range c.Cases {
-		cat, _, _ := strings.Cut(k.ID, "-")
+		cat := CaseCategory(k.ID)
 		count[cat]++
 		if _, known := want.counts[cat]; !known {
 			t.Errorf("%s: unknown category prefix %q", k.ID, cat)

@@ -1,12 +1,18 @@
 package eval
 
-// QualityRow holds the metrics of one scorer on one slice (or overall).
-// A ratio without a denominator in the slice is nil (JSON null).
+import "strings"
+
+// QualityRow holds the metrics of one scorer on one slice (or overall), or
+// on one category of cases (CategoryRows). A ratio without a denominator
+// in the slice is nil (JSON null).
 type QualityRow struct {
 	// Scorer is ScorerMemrecall or ScorerLegacy.
 	Scorer string `json:"scorer"`
-	// Slice is a slice name or SliceOverall.
-	Slice string `json:"slice"`
+	// Slice is a slice name or SliceOverall; "" in a category's row.
+	Slice string `json:"slice,omitempty"`
+	// Category is the category of a CategoryRows row (CaseCategory);
+	// "" in a slice's row.
+	Category string `json:"category,omitempty"`
 	// Cases counts the cases of the slice.
 	Cases int `json:"cases"`
 	// Answerable counts the cases with relevant documents.
@@ -129,6 +135,54 @@ func QualityRows(outcomes []Outcome, documents int) []QualityRow {
 		for _, sl := range append(Slices(), SliceLexical, SliceOverall) {
 			if t := per[s][sl]; t != nil {
 				rows = append(rows, t.row(s, sl, documents))
+			}
+		}
+	}
+	return rows
+}
+
+// CaseCategory is the category a case's id names: the part before its
+// first "-" ("common-3" is common, "se-01" is se; an id without "-" is its
+// own category). The blind corpora name their categories this way.
+func CaseCategory(id string) string {
+	cat, _, _ := strings.Cut(id, "-")
+	return cat
+}
+
+// CategoryRows aggregates outcomes per scorer and case category
+// (CaseCategory), in the order of Scorers() and of each category's first
+// case in outcomes. They are the per-category figures of a blind reading,
+// which the slice rows cannot give: a category's cases may span slices.
+func CategoryRows(outcomes []Outcome, documents int) []QualityRow {
+	per := make(map[string]map[string]*tally)
+	for _, s := range Scorers() {
+		per[s] = make(map[string]*tally)
+	}
+	var order []string
+	seen := map[string]bool{}
+	for i := range outcomes {
+		o := &outcomes[i]
+		m := per[o.Scorer]
+		if m == nil {
+			continue
+		}
+		cat := CaseCategory(o.Case.ID)
+		if !seen[cat] {
+			seen[cat] = true
+			order = append(order, cat)
+		}
+		if m[cat] == nil {
+			m[cat] = &tally{}
+		}
+		m[cat].add(o)
+	}
+	var rows []QualityRow
+	for _, s := range Scorers() {
+		for _, cat := range order {
+			if t := per[s][cat]; t != nil {
+				r := t.row(s, "", documents)
+				r.Category = cat
+				rows = append(rows, r)
 			}
 		}
 	}

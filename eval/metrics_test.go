@@ -74,3 +74,42 @@ func TestRandomRecallAt5(t *testing.T) {
 		}
 	}
 }
+
+func TestCaseCategory(t *testing.T) {
+	for id, want := range map[string]string{"common-3": "common", "se-01": "se", "xlang-pt-2": "xlang", "plain": "plain", "": "", "-1": ""} {
+		if got := CaseCategory(id); got != want {
+			t.Errorf("CaseCategory(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestCategoryRows: one row per scorer and id category, in the order of
+// each category's first case, across slices (gap-1 is answerable, gap-2
+// is a no-result case).
+func TestCategoryRows(t *testing.T) {
+	gap1 := &Case{ID: "gap-1", Slice: SliceEnglish, Relevant: []string{"a"}, Top: "a"}
+	plain1 := &Case{ID: "plain-1", Slice: SliceEnglish, Relevant: []string{"b"}}
+	gap2 := &Case{ID: "gap-2", Slice: SliceNoResult, Relevant: []string{}}
+	out := []Outcome{
+		{Case: gap1, Scorer: ScorerMemrecall, Ranked: []string{"a", "b"}},
+		{Case: plain1, Scorer: ScorerMemrecall, Ranked: nil},
+		{Case: gap2, Scorer: ScorerMemrecall, Ranked: []string{"c"}},
+		{Case: gap1, Scorer: ScorerLegacy, Ranked: []string{"b"}},
+		{Case: plain1, Scorer: ScorerLegacy, Ranked: []string{"b"}},
+		{Case: gap2, Scorer: ScorerLegacy, Ranked: nil},
+	}
+	got := CategoryRows(out, 10)
+	want := []QualityRow{
+		{Scorer: ScorerMemrecall, Category: "gap", Cases: 2, Answerable: 1, NoResultCases: 1,
+			RecallAt5: fp(1), Top1: fp(1), NoResultRecall: fp(0), MeanMatches: 1.5, CandidateReduction: 0.85},
+		{Scorer: ScorerMemrecall, Category: "plain", Cases: 1, Answerable: 1,
+			RecallAt5: fp(0), Top1: fp(0), NoResultPrecision: fp(0), CandidateReduction: 1},
+		{Scorer: ScorerLegacy, Category: "gap", Cases: 2, Answerable: 1, NoResultCases: 1,
+			RecallAt5: fp(0), Top1: fp(0), NoResultPrecision: fp(1), NoResultRecall: fp(1), MeanMatches: 0.5, CandidateReduction: 0.95},
+		{Scorer: ScorerLegacy, Category: "plain", Cases: 1, Answerable: 1,
+			RecallAt5: fp(1), Top1: fp(1), MeanMatches: 1, CandidateReduction: 0.9},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("CategoryRows (-want +got):\n%s", d)
+	}
+}

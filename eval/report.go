@@ -17,6 +17,9 @@ type Report struct {
 	RandomRecallAt5 float64 `json:"random_recall_at_5"`
 	// Quality holds one row per scorer and slice (see QualityRows).
 	Quality []QualityRow `json:"quality"`
+	// Categories holds one row per scorer and case category
+	// (CategoryRows); the Markdown tables leave them out.
+	Categories []QualityRow `json:"categories"`
 	// Misses lists, per scorer, the ids of the cases it failed (see
 	// Outcome.Hit), in case order.
 	Misses map[string][]string `json:"misses"`
@@ -61,6 +64,7 @@ func Run(ctx context.Context, c *Corpus, opts Options) (*Report, error) {
 		Corpus:          CorpusInfo{Name: c.Name, Documents: len(c.Documents), Cases: len(c.Cases)},
 		RandomRecallAt5: RandomRecallAt5(len(c.Documents)),
 		Quality:         QualityRows(out, len(c.Documents)),
+		Categories:      CategoryRows(out, len(c.Documents)),
 		Misses:          map[string][]string{},
 		Delivery:        []DeliveryRow{},
 		ManifestReach:   []ReachRow{},

@@ -385,6 +385,23 @@ func TestEvidenceCurve(t *testing.T) {
 			rules = append(rules, curveRule{r: answerRule{share, 200, 50, 2}, missPct: miss})
 		}
 	}
+	// The cases whose query holds a type word (decision 0212 counts them).
+	typed := "cases with a type word (answerable + no-result):"
+	for ci, run := range runs {
+		var answerable, none int
+		for _, o := range run {
+			if o.q.vocabulary == 0 {
+				continue
+			}
+			if len(o.c.Relevant) == 0 {
+				none++
+			} else {
+				answerable++
+			}
+		}
+		typed += fmt.Sprintf(" %s %d + %d;", curveCorpora[ci].name, answerable, none)
+	}
+	t.Log(typed)
 	header := "| share | unknown × avg | unknown n-gram | common word | family |"
 	for _, cc := range curveCorpora {
 		header += " " + cc.name + " |"

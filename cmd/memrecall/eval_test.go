@@ -39,14 +39,30 @@ func TestEvalJSON(t *testing.T) {
 			Documents int    `json:"documents"`
 			Cases     int    `json:"cases"`
 		} `json:"corpus"`
-		Random  float64          `json:"random_recall_at_5"`
-		Quality []map[string]any `json:"quality"`
+		Random     float64          `json:"random_recall_at_5"`
+		Quality    []map[string]any `json:"quality"`
+		Categories []struct {
+			Scorer   string `json:"scorer"`
+			Category string `json:"category"`
+			Cases    int    `json:"cases"`
+		} `json:"categories"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v", err)
 	}
 	if rep.Corpus.Documents < 35 || rep.Corpus.Cases < 90 || len(rep.Quality) == 0 {
 		t.Errorf("corpus %+v with %d quality rows", rep.Corpus, len(rep.Quality))
+	}
+	// Each scorer's category rows count every case once.
+	perScorer := map[string]int{}
+	for _, c := range rep.Categories {
+		if c.Category == "" {
+			t.Errorf("a category row without its category: %+v", c)
+		}
+		perScorer[c.Scorer] += c.Cases
+	}
+	if len(perScorer) != 2 || perScorer["memrecall"] != rep.Corpus.Cases || perScorer["legacy"] != rep.Corpus.Cases {
+		t.Errorf("category rows count %v cases per scorer, want %d each for memrecall and legacy", perScorer, rep.Corpus.Cases)
 	}
 }
 
