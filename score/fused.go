@@ -181,6 +181,7 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 	// far, joined says the previous run ended in a joiner (joinedAt);
 	// compoundFolds says a run of the name holds a letter that folds.
 	compound, parts, joined, compoundFolds := 0, 0, false, false
+	var th thaiScratch // the Thai runs' buffer
 	for i := 0; i < len(s); {
 		class, size := rawClass(s, i)
 		switch class {
@@ -221,7 +222,7 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 			}
 		case classSEA:
 			var ok bool
-			if i, ok = scanRawThai(q, s, i, f, masks); !ok {
+			if i, ok = scanRawThai(q, s, i, &th, f, masks); !ok {
 				return false
 			}
 		}
@@ -346,12 +347,12 @@ func isRawCJK3(c, c1, c2 byte) bool {
 // trigram of clusters, when the run ends or the buffer fills. Whether a
 // code point starts a cluster is, to a branch predictor, a coin toss:
 // it is counted, not branched on.
-func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
-	var nb [thaiBuf]byte          // the run, normalised, from cluster 0 on
-	var starts [thaiBuf/3 + 1]int // starts[j]: where cluster j starts in nb
-	n, k, from := 0, 1, 1         // bytes in nb; clusters begun; first cluster whose n-grams are not scored
-	lead := thaiLeading           // the current cluster holds leading vowels alone so far
-	var last uint8                // combining class of the previous code point
+func scanRawThai(q *Query, s string, start int, th *thaiScratch, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
+	nb, starts := &th.nb, &th.starts
+	n, k, from := 0, 1, 1 // bytes in nb; clusters begun; first cluster whose n-grams are not scored
+	starts[0] = 0
+	lead := thaiLeading // the current cluster holds leading vowels alone so far
+	var last uint8      // combining class of the previous code point
 	i := start
 	for i < len(s) {
 		t, thai := rawThai(s, i)
@@ -379,14 +380,15 @@ func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]
 		}
 		// A code point after the leading vowels that does not join the
 		// cluster (a mark, a closing vowel) starts a new one.
-		starts[k] = n
+		starts[k] = int32(n)
 		k += int(1 ^ (lead|t.role>>1)&1)
 		lead = t.role & thaiLeading
 		if t.role&thaiAmRole != 0 {
 			copy(nb[n:], thaiAmNFKC)
 			n += len(thaiAmNFKC)
 		} else {
-			nb[n], nb[n+1], nb[n+2] = s[i], s[i+1], s[i+2]
+			d, c := nb[n:n+3:n+3], s[i:i+3] // (one bounds check each)
+			d[0], d[1], d[2] = c[0], c[1], c[2]
 			n += 3
 		}
 		i += 3
@@ -396,25 +398,37 @@ func scanRawThai(q *Query, s string, start int, f field, masks *[MaxQueryTokens]
 }
 
 // thaiBuf is the size of scanRawThai's buffer: a run longer than that is
-// scored in pieces, and a cluster longer than a third of it (hundreds of
-// marks on one letter) is handed to the general path.
+// scored in pieces, and three clusters longer than it (hundreds of marks
+// on one letter) are handed to the general path.
 const thaiBuf = 768
+
+// thaiScratch is scanRawThai's buffer, one per field rather than per run,
+// so that a run does not clear it: nb holds the run as normalisation
+// writes it, from cluster 0 on, and starts[j] where cluster j starts in
+// nb.
+type thaiScratch struct {
+	nb     [thaiBuf]byte
+	starts [thaiBuf/3 + 1]int32
+}
 
 // scoreThaiGrams scores the bigram and the trigram of clusters that end
 // with each cluster j of from ≤ j < to, where cluster j starts at
 // starts[j] of nb and ends where the next starts, or at len(nb).
-func scoreThaiGrams(q *Query, nb []byte, starts []int, from, to int, f field, masks *[MaxQueryTokens]field) {
+func scoreThaiGrams(q *Query, nb []byte, starts []int32, from, to int, f field, masks *[MaxQueryTokens]field) {
+	// The n-gram starting at p starts with two Thai code points.
+	score := func(p int32, e int) {
+		if q.thaiHeadMayMatch(nb[p+1], nb[p+2], nb[p+4], nb[p+5]) {
+			q.applyBytes(masks, nb[p:e], f)
+		}
+	}
 	for j := from; j < to; j++ {
 		e := len(nb)
 		if j+1 < len(starts) {
-			e = starts[j+1]
+			e = int(starts[j+1])
 		}
-		for a := max(j-2, 0); a < j; a++ {
-			// The n-gram starts with two Thai code points.
-			p := starts[a]
-			if q.thaiHeadMayMatch(nb[p+1], nb[p+2], nb[p+4], nb[p+5]) {
-				q.applyBytes(masks, nb[p:e], f)
-			}
+		score(starts[j-1], e) // the bigram
+		if j >= 2 {
+			score(starts[j-2], e) // the trigram
 		}
 	}
 }
