@@ -31,7 +31,10 @@ type Engine struct {
 	// gate holds the warm-up's indexing back while a plan ranks.
 	gate rankGate
 	// warmed is closed when the warm-up goroutine returns.
-	warmed   chan struct{}
+	warmed chan struct{}
+	// noWarmUp is Options.NoWarmUp: nothing indexes the tree for later
+	// queries, and an empty query does not either (see run).
+	noWarmUp bool
 	selector model.Selector
 	sink     telemetry.Sink
 	clock    func() time.Time
@@ -97,6 +100,7 @@ func newEngine(opts Options, faults fault) *Engine {
 		stop:        stop,
 		sess:        fsm.NewSession(),
 		warmed:      make(chan struct{}),
+		noWarmUp:    opts.NoWarmUp,
 	}
 	if opts.NoWarmUp {
 		close(e.warmed)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/memrecall/memrecall/internal/gentree"
 	"github.com/memrecall/memrecall/memory"
 )
 
@@ -94,4 +95,56 @@ func TestWarmUpPrimeLeavesNoTrace(t *testing.T) {
 			t.Error("the warm-up's ranking left a re-layout due")
 		}
 	})
+}
+
+// An empty query (no scored token, no tool) on an engine without a
+// warm-up keeps every document and ranks none, as on a warmed engine, and
+// indexes nothing: the tree has more documents than one Rank indexes
+// directly, so indexing them would be the empty query's whole cost
+// (decision 0812).
+func TestNoWarmUpEmptyQuery(t *testing.T) {
+	project, user, _, err := gentree.Write(t.TempDir(), gentree.English, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := func(noWarm bool) Options {
+		return Options{ProjectDir: project, UserDir: user, NoWarmUp: noWarm, StatOnly: true}
+	}
+	type answer struct {
+		Text             string
+		Docs             []memory.ID
+		Ranked           []memory.ID
+		Kept, Candidates int
+	}
+	ask := func(e *Engine, text string) answer {
+		p := e.Query(t.Context(), Query{Text: text})
+		inj := p.Initial(t.Context())
+		<-p.Settled()
+		p.End()
+		tr := p.Trace()
+		a := answer{Text: inj.Text, Docs: inj.Docs, Kept: tr.Kept, Candidates: len(tr.Candidates)}
+		for _, m := range tr.Ranked {
+			a.Ranked = append(a.Ranked, m.Doc.ID)
+		}
+		return a
+	}
+	warm := New(opts(false))
+	defer warm.Shutdown()
+	<-warm.Warmed()
+	for _, text := range []string{"x", "the", "x y", "the of"} {
+		t.Run(text, func(t *testing.T) {
+			want := ask(warm, text)
+			if want.Kept != 100 {
+				t.Fatalf("the warmed engine kept %d documents, want 100", want.Kept)
+			}
+			cold := New(opts(true))
+			defer cold.Shutdown()
+			if diff := cmp.Diff(want, ask(cold, text)); diff != "" {
+				t.Errorf("empty query without a warm-up (-warmed +not):\n%s", diff)
+			}
+			if n := cold.index.Len(); n != 0 {
+				t.Errorf("the empty query indexed %d documents", n)
+			}
+		})
+	}
 }
