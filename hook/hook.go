@@ -105,7 +105,7 @@ func Run(cfg Config) error {
 		return fmt.Errorf("hook: event is not JSON: %w", err)
 	}
 	sock := filepath.Join(cfg.Dir, wire.SocketName)
-	resp, err := exchange(sock, frame, deadline, now)
+	resp, err := exchange(sock, deadline, now, func() ([]byte, error) { return frame, nil })
 	if err == nil && !resp.Replaced {
 		return write(cfg.Stdout, resp)
 	}
@@ -184,7 +184,7 @@ func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, 
 		}
 		// The request is encoded again only once a daemon listens, with
 		// the budget left then: a large event is not re-encoded per dial.
-		resp, err := exchangeWith(sock, deadline, now, func() ([]byte, error) {
+		resp, err := exchange(sock, deadline, now, func() ([]byte, error) {
 			req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
 			return wire.Encode(req)
 		})
@@ -229,14 +229,9 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 }
 
 // exchange makes one dial and, if a daemon listens, one round trip of the
-// encoded request frame. No daemon listening is ErrNoDaemon.
-func exchange(sock string, frame []byte, deadline time.Time, now func() time.Time) (wire.Response, error) {
-	return exchangeWith(sock, deadline, now, func() ([]byte, error) { return frame, nil })
-}
-
-// exchangeWith is exchange with the frame made by encode once the dial
-// has succeeded.
-func exchangeWith(sock string, deadline time.Time, now func() time.Time, encode func() ([]byte, error)) (wire.Response, error) {
+// request frame, which encode makes once the dial has succeeded (a frame
+// already encoded is returned as is). No daemon listening is ErrNoDaemon.
+func exchange(sock string, deadline time.Time, now func() time.Time, encode func() ([]byte, error)) (wire.Response, error) {
 	left := deadline.Sub(now())
 	if left <= 0 {
 		return wire.Response{}, ErrTimeout

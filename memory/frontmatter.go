@@ -195,9 +195,6 @@ func parseNormalized(data []byte, complete, yamlOnly bool, tx *texts) (Parsed, r
 			flat = false
 		}
 	}
-	if typ.empty() {
-		typ = metaType
-	}
 	if !closed {
 		if !complete {
 			return Parsed{}, routeFlat, ErrFrontmatterTooLong
@@ -221,12 +218,9 @@ func parseNormalized(data []byte, complete, yamlOnly bool, tx *texts) (Parsed, r
 		r = routeFallback
 	}
 
-	if typ.empty() {
-		return Parsed{}, r, ErrMissingType
-	}
-	t, known := typeOf(typ.raw(data))
-	if !known {
-		return Parsed{}, r, fmt.Errorf("%w: %q", ErrUnknownType, typ.decode(data, ""))
+	t, err := noteType(typ.raw(data), metaType.raw(data))
+	if err != nil {
+		return Parsed{}, r, err
 	}
 
 	// The body: trimmed, kept whole, marked truncated past the window.
@@ -240,14 +234,7 @@ func parseNormalized(data []byte, complete, yamlOnly bool, tx *texts) (Parsed, r
 		Body:          s[bodyStart:bodyEnd],
 		BodyTruncated: truncated,
 	}
-	switch {
-	case !name.empty():
-		p.Title = name.decode(data, s)
-	case !title.empty():
-		p.Title = title.decode(data, s)
-	default:
-		p.Title = t.String()
-	}
+	p.Title = noteTitle(t, name.decode(data, s), title.decode(data, s))
 	return p, r, nil
 }
 
@@ -406,6 +393,36 @@ func splitKey(line []byte) (key, val []byte, vstart int, ok bool) {
 	}
 	val = bytes.TrimRight(line[j:], " \t")
 	return key, val, j, true
+}
+
+// noteType is the frontmatter's type rule, one for the flat and the YAML
+// reader: the value of `type`, else of `metadata.type` (meta); neither is
+// ErrMissingType, and a spelling other than the four is ErrUnknownType
+// with the value as written.
+func noteType(typ, meta []byte) (Type, error) {
+	if len(typ) == 0 {
+		typ = meta
+	}
+	if len(typ) == 0 {
+		return 0, ErrMissingType
+	}
+	t, known := typeOf(typ)
+	if !known {
+		return 0, fmt.Errorf("%w: %q", ErrUnknownType, typ)
+	}
+	return t, nil
+}
+
+// noteTitle is a note's title, one rule for every reader: the first of
+// candidates that is not empty (a frontmatter's name, then its title; a
+// plain note's heading, then its file name), else the name of its type.
+func noteTitle(t Type, candidates ...string) string {
+	for _, c := range candidates {
+		if c != "" {
+			return c
+		}
+	}
+	return t.String()
 }
 
 // typeOf maps a raw `type` value without allocating.

@@ -341,16 +341,9 @@ func scalarText(key string, n *yaml.Node) (string, error) {
 // parsed builds a Parsed from YAML fields and the body after the closing
 // fence at pos.
 func (f fields) parsed(data []byte, pos int, complete bool) (Parsed, error) {
-	typ := f.typ
-	if typ == "" {
-		typ = f.metaType
-	}
-	if typ == "" {
-		return Parsed{}, ErrMissingType
-	}
-	t, known := typeOf([]byte(typ))
-	if !known {
-		return Parsed{}, fmt.Errorf("%w: %q", ErrUnknownType, typ)
+	t, err := noteType([]byte(f.typ), []byte(f.metaType))
+	if err != nil {
+		return Parsed{}, err
 	}
 	bodyStart, bodyEnd, truncated := body(data, pos, complete)
 	p := Parsed{
@@ -359,13 +352,6 @@ func (f fields) parsed(data []byte, pos int, complete bool) (Parsed, error) {
 		Body:          string(data[bodyStart:bodyEnd]),
 		BodyTruncated: truncated,
 	}
-	switch {
-	case f.name != "":
-		p.Title = f.name
-	case f.title != "":
-		p.Title = f.title
-	default:
-		p.Title = t.String()
-	}
+	p.Title = noteTitle(t, f.name, f.title)
 	return p, nil
 }

@@ -65,15 +65,19 @@ func parsePlainNormalized(data []byte, complete bool, name string, t Type, tx *t
 		Body:          s[bodyStart:bodyEnd],
 		BodyTruncated: truncated,
 	}
-	if title.empty() {
-		p.Title = strings.TrimSuffix(path.Base(strings.ReplaceAll(name, "\\", "/")), ".md")
-		if p.Title == "" || p.Title == "." || p.Title == "/" {
-			p.Title = t.String()
-		}
-	} else {
-		p.Title = s[title.start:title.end]
-	}
+	heading := s[title.start:max(title.end, title.start)]
+	p.Title = noteTitle(t, heading, fileTitle(name))
 	return p
+}
+
+// fileTitle is a plain note's title from its file name: the base name
+// without ".md"; "" when that leaves nothing usable.
+func fileTitle(name string) string {
+	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(name, "\\", "/")), ".md")
+	if base == "." || base == "/" {
+		return ""
+	}
+	return base
 }
 
 // headingText locates the text of a level-1 ATX heading line (`# text`,
