@@ -1,6 +1,9 @@
 package score
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // Scoring a field as it stands in the document, in one decode.
 //
@@ -71,12 +74,17 @@ func raw2Index(c, c1 byte) uint { return uint(c&0x1F)<<6 | uint(c1&0x3F) }
 // thaiRaw is what scanRaw needs of a code point of the Thai block
 // U+0E00–U+0E7F, indexed by r − U+0E00, taken from the definitions:
 // its class (classUnsure unless fastRune holds it stable or decomposes
-// it as ำ), its canonical combining class, and the cluster roles
-// nextCluster gives it.
+// it as ำ), its canonical combining class, the cluster roles
+// nextCluster gives it, and what normalisation writes for it.
 type thaiRaw struct {
 	class runeClass
 	ccc   uint8
+	// order is ccc, or 255 for combining class 0: a code point is out of
+	// canonical order when the previous one's class is above its order.
+	order uint8
 	role  uint8
+	size  uint8  // the length of nfkc: 3, or 6 for ำ
+	nfkc  uint64 // its normal form in UTF-8, little-endian
 }
 
 // Cluster roles of Thai code points (see nextCluster), and thaiAmRole for
@@ -91,7 +99,11 @@ var thaiRawTable = func() (t [0x80]thaiRaw) {
 	for i := range t {
 		r := rune(0x0E00 + i)
 		kind, ccc := fastRune(r)
-		e := thaiRaw{class: classUnsure, ccc: ccc}
+		e := thaiRaw{class: classUnsure, ccc: ccc, order: ccc}
+		if ccc == 0 {
+			e.order = 255
+		}
+		nfkc := string(r)
 		switch kind {
 		case fastStable:
 			e.class = classify(r)
@@ -100,6 +112,11 @@ var thaiRawTable = func() (t [0x80]thaiRaw) {
 			// the cluster as ำ, a closing vowel, does.
 			e.class = classify(r)
 			e.role |= thaiAmRole
+			nfkc = thaiAmNFKC
+		}
+		e.size = uint8(len(nfkc))
+		for j := len(nfkc) - 1; j >= 0; j-- {
+			e.nfkc = e.nfkc<<8 | uint64(nfkc[j])
 		}
 		if isLeadingVowel(r) {
 			e.role |= thaiLeading
@@ -362,14 +379,14 @@ func scanRawThai(q *Query, s string, start int, th *thaiScratch, f field, masks 
 			}
 			break // not Thai: the run ends
 		}
-		if t.ccc != 0 && last > t.ccc {
+		if last > t.order {
 			return i, false // normalisation would reorder the marks
 		}
 		last = t.ccc
-		if n+6 > len(nb) {
+		if n+6 > thaiBuf {
 			// Full: score the n-grams that end before the current
 			// cluster, and keep the three clusters the next ones need.
-			scoreThaiGrams(q, nb[:], starts[:k], from, k-1, f, masks)
+			scoreThaiGrams(q, nb, n, starts[:k], from, k-1, f, masks)
 			if k < 3 || starts[k-3] == 0 {
 				return i, false // three clusters longer than the buffer
 			}
@@ -383,17 +400,12 @@ func scanRawThai(q *Query, s string, start int, th *thaiScratch, f field, masks 
 		starts[k] = int32(n)
 		k += int(1 ^ (lead|t.role>>1)&1)
 		lead = t.role & thaiLeading
-		if t.role&thaiAmRole != 0 {
-			copy(nb[n:], thaiAmNFKC)
-			n += len(thaiAmNFKC)
-		} else {
-			d, c := nb[n:n+3:n+3], s[i:i+3] // (one bounds check each)
-			d[0], d[1], d[2] = c[0], c[1], c[2]
-			n += 3
-		}
+		// Its normal form (ำ: ํ า), in one store of eight bytes.
+		binary.LittleEndian.PutUint64(nb[n:n+8], t.nfkc)
+		n += int(t.size)
 		i += 3
 	}
-	scoreThaiGrams(q, nb[:n], starts[:k], from, k, f, masks)
+	scoreThaiGrams(q, nb, n, starts[:k], from, k, f, masks)
 	return i, true
 }
 
@@ -407,22 +419,24 @@ const thaiBuf = 768
 // writes it, from cluster 0 on, and starts[j] where cluster j starts in
 // nb.
 type thaiScratch struct {
-	nb     [thaiBuf]byte
+	nb     [thaiBuf + 8]byte // (room for an eight-byte store at thaiBuf − 6)
 	starts [thaiBuf/3 + 1]int32
 }
 
 // scoreThaiGrams scores the bigram and the trigram of clusters that end
 // with each cluster j of from ≤ j < to, where cluster j starts at
-// starts[j] of nb and ends where the next starts, or at len(nb).
-func scoreThaiGrams(q *Query, nb []byte, starts []int32, from, to int, f field, masks *[MaxQueryTokens]field) {
-	// The n-gram starting at p starts with two Thai code points.
+// starts[j] of nb and ends where the next starts, or at n.
+func scoreThaiGrams(q *Query, nb *[thaiBuf + 8]byte, n int, starts []int32, from, to int, f field, masks *[MaxQueryTokens]field) {
+	// The n-gram [p, e) starts with two Thai code points, whose last two
+	// bytes each the filter reads, from one load of eight bytes.
 	score := func(p int32, e int) {
-		if q.thaiHeadMayMatch(nb[p+1], nb[p+2], nb[p+4], nb[p+5]) {
+		x := binary.LittleEndian.Uint64(nb[p : p+8])
+		if q.thaiHeadMayMatch(byte(x>>8), byte(x>>16), byte(x>>32), byte(x>>40)) {
 			q.applyBytes(masks, nb[p:e], f)
 		}
 	}
 	for j := from; j < to; j++ {
-		e := len(nb)
+		e := n
 		if j+1 < len(starts) {
 			e = int(starts[j+1])
 		}
