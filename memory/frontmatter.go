@@ -408,7 +408,7 @@ func noteType(typ, meta []byte) (Type, error) {
 	}
 	t, known := typeOf(typ)
 	if !known {
-		return 0, fmt.Errorf("%w: %q", ErrUnknownType, typ)
+		return 0, fmt.Errorf("%w: %q", ErrUnknownType, string(typ)) // a copy: typ does not escape
 	}
 	return t, nil
 }
