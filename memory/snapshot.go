@@ -240,10 +240,32 @@ func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
 		s.mu.Unlock()
 		return seed, nil
 	}
-	var recs []snapRecord
+	// The records go straight into the documents and entries the cache
+	// keeps (decision 0806): no array of records between them. A
+	// skipped file's Document stays unused but for its Scope.
+	var docs []Document
+	var entries []entry
 	var extra []byte
+	roots := absRoots(c.roots)
 	if err == nil {
-		recs, extra, err = decodeSnapshot(data, s.tag, absRoots(c.roots))
+		extra, err = decodeRecords(data, s.tag, roots,
+			func(n int) {
+				docs = make([]Document, n)
+				entries = make([]entry, n)
+			},
+			func(i int, r *snapRecord) {
+				if r.skipped {
+					docs[i].Scope = r.scope
+					entries[i] = entry{rel: r.rel, key: r.key, skip: r.skip, skipped: true}
+					return
+				}
+				docs[i] = Document{
+					Scope: r.scope, RelPath: r.rel, Type: r.typ,
+					Title: r.title, Description: r.desc, Body: r.body, BodyTruncated: r.truncated,
+					Modified: r.key.modified(), Size: r.key.size,
+				}
+				entries[i] = entry{rel: r.rel, key: r.key, doc: &docs[i]}
+			})
 	}
 	if err != nil {
 		s.mu.Lock()
@@ -251,30 +273,26 @@ func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
 		s.mu.Unlock()
 		return seed, nil
 	}
-	docs := make([]Document, len(recs))
-	ptrs := make([]*Document, 0, len(recs))
-	entries := make([]entry, len(recs))
+	joinPaths(roots, len(entries),
+		func(i int) (Scope, string) { return docs[i].Scope, entries[i].rel },
+		func(i int, path string) {
+			entries[i].path = path
+			docs[i].ID = ID(path)
+		})
+	ptrs := make([]*Document, 0, len(docs))
 	var perScope [2]int
-	for i := range recs {
-		perScope[recs[i].scope]++
+	for i := range docs {
+		perScope[docs[i].Scope]++
 	}
 	for sc, n := range perScope {
 		seed[sc] = make(map[string]*entry, n) // no rehashing on the way
 	}
-	for i, r := range recs {
-		if r.skipped {
-			entries[i] = entry{path: r.path, rel: r.rel, key: r.key, skip: r.skip, skipped: true}
-			seed[r.scope][r.path] = &entries[i]
-			continue
+	for i := range entries {
+		e := &entries[i]
+		seed[docs[i].Scope][e.path] = e
+		if !e.skipped {
+			ptrs = append(ptrs, &docs[i])
 		}
-		docs[i] = Document{
-			ID: ID(r.path), Scope: r.scope, RelPath: r.rel, Type: r.typ,
-			Title: r.title, Description: r.desc, Body: r.body, BodyTruncated: r.truncated,
-			Modified: r.key.modified(), Size: r.key.size,
-		}
-		ptrs = append(ptrs, &docs[i])
-		entries[i] = entry{path: r.path, rel: r.rel, key: r.key, doc: &docs[i]}
-		seed[r.scope][r.path] = &entries[i]
 	}
 	// A copy: the extra loader may keep ptrs, and a scan's result is
 	// handed out to callers.
@@ -585,36 +603,58 @@ func (r *snapReader) str() string {
 const minSnapRecord = 3 + 2 + 5 + 3 // flags, rel, key, three strings
 
 // decodeSnapshot decodes data written by encodeSnapshot for tag and roots
-// into its records and its extra data. Every record is checked: its scope
-// and type valid, its relative path local, its key that of a regular file;
-// a snapshot with any bad record is ignored whole. Each record's path is
-// its root joined with its relative path, as the walk makes it.
-//
-// The records' strings but the paths, and the extra data, share data's
-// memory (no copy of a snapshot that can be tens of megabytes): the caller
-// hands data over and never writes to it again.
+// into its records and its extra data, each record's path its root joined
+// with its relative path; decodeRecords says what is checked. The loader
+// decodes through decodeRecords straight into its documents; this form
+// is for the tests and the fuzz target, on the same decoder.
 func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, []byte, error) {
+	var recs []snapRecord
+	extra, err := decodeRecords(data, tag, roots,
+		func(n int) { recs = make([]snapRecord, n) },
+		func(i int, rec *snapRecord) { recs[i] = *rec })
+	if err != nil {
+		return nil, nil, err
+	}
+	joinPaths(roots, len(recs),
+		func(i int) (Scope, string) { return recs[i].scope, recs[i].rel },
+		func(i int, path string) { recs[i].path = path })
+	return recs, extra, nil
+}
+
+// decodeRecords decodes data written by encodeSnapshot for tag and roots:
+// it calls start with the record count, then each with every record in
+// turn (its path left empty; rec is reused, so each copies what it keeps),
+// and returns the extra data. Every record is checked before each sees
+// it: its scope and type valid, its relative path local, its key that of
+// a regular file. An error means the snapshot is to be ignored whole: the
+// caller drops whatever each built.
+//
+// The records' strings and the extra data share data's memory (no copy
+// of a snapshot that can be tens of megabytes): the caller hands data
+// over and never writes to it again.
+func decodeRecords(data []byte, tag string, roots [2]string, start func(n int), each func(i int, rec *snapRecord)) ([]byte, error) {
 	head := len(snapshotMagic) + 4
 	if len(data) < head || string(data[:len(snapshotMagic)]) != snapshotMagic {
-		return nil, nil, ErrSnapshotCorrupt
+		return nil, ErrSnapshotCorrupt
 	}
 	if crc32.Checksum(data[head:], castagnoli()) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
-		return nil, nil, ErrSnapshotCorrupt
+		return nil, ErrSnapshotCorrupt
 	}
 	r := &snapReader{b: data[head:]}
 	if h := r.str(); r.err == nil && h != snapshotHeader(tag) {
-		return nil, nil, ErrSnapshotVersion
+		return nil, ErrSnapshotVersion
 	}
 	if p, u := r.str(), r.str(); r.err == nil && (p != roots[0] || u != roots[1]) {
-		return nil, nil, ErrSnapshotForeign
+		return nil, ErrSnapshotForeign
 	}
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(r.b)/minSnapRecord) {
-		return nil, nil, ErrSnapshotCorrupt
+		return nil, ErrSnapshotCorrupt
 	}
-	recs := make([]snapRecord, n)
-	for i := range recs {
-		rec := &recs[i]
+	start(int(n))
+	var rec snapRecord
+	for i := range int(n) {
+		rec = snapRecord{}
 		rec.scope = Scope(r.byte())
 		kind := r.byte()
 		flags := r.byte()
@@ -626,7 +666,7 @@ func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, []b
 		rec.key.dev = r.uvarint()
 		rec.title, rec.desc, rec.body = r.str(), r.str(), r.str()
 		if r.err != nil {
-			return nil, nil, r.err
+			return nil, r.err
 		}
 		switch flags {
 		case recSkipped:
@@ -636,30 +676,37 @@ func decodeSnapshot(data []byte, tag string, roots [2]string) ([]snapRecord, []b
 		default:
 			rec.typ = Type(kind)
 		}
-		if flags > recSkipped || !validSnapRecord(rec, roots) {
-			return nil, nil, ErrSnapshotCorrupt
+		if flags > recSkipped || !validSnapRecord(&rec, roots) {
+			return nil, ErrSnapshotCorrupt
 		}
-	}
-	// Every path is its root joined with its relative path, built in one
-	// buffer (one allocation, not one per record).
-	size := 0
-	for i := range recs {
-		size += len(roots[recs[i].scope]) + 1 + len(recs[i].rel)
-	}
-	paths := make([]byte, 0, size)
-	for i := range recs {
-		rec := &recs[i]
-		start := len(paths)
-		paths = append(paths, roots[rec.scope]...)
-		paths = append(paths, filepath.Separator)
-		paths = append(paths, filepath.FromSlash(rec.rel)...)
-		rec.path = unsafe.String(&paths[start], len(paths)-start) // paths is never written again
+		each(i, &rec)
 	}
 	extra := r.bytes()
 	if r.err != nil || len(r.b) != 0 {
-		return nil, nil, ErrSnapshotCorrupt
+		return nil, ErrSnapshotCorrupt
 	}
-	return recs, extra, nil
+	return extra, nil
+}
+
+// joinPaths makes the path of each of n records, its root joined with its
+// relative path as the walk makes it, in one buffer (one allocation, not
+// one per record), and hands it to set. rec gives record i's scope and
+// relative path, both already checked (decodeRecords).
+func joinPaths(roots [2]string, n int, rec func(i int) (Scope, string), set func(i int, path string)) {
+	size := 0
+	for i := range n {
+		sc, rel := rec(i)
+		size += len(roots[sc]) + 1 + len(rel)
+	}
+	paths := make([]byte, 0, size)
+	for i := range n {
+		sc, rel := rec(i)
+		start := len(paths)
+		paths = append(paths, roots[sc]...)
+		paths = append(paths, filepath.Separator)
+		paths = append(paths, filepath.FromSlash(rel)...)
+		set(i, unsafe.String(&paths[start], len(paths)-start)) // paths is never written again
+	}
 }
 
 // A record's flags byte.
