@@ -270,6 +270,13 @@ func (c *Catalog) Close() error {
 // and when the last full scan could not be watched.
 func (c *Catalog) Watching() bool { return c.watch != nil && c.watch.holds() }
 
+// WatchRefused reports whether the kernel refused the catalog's last full
+// scan a watch (an inotify instance: the per-user limit, 128 by default,
+// is the usual cause), so it revalidates by stat until a later full scan
+// gets one. False without WithWatch and off Linux, where no watch is
+// asked for.
+func (c *Catalog) WatchRefused() bool { return c.watch != nil && c.watch.wasRefused() }
+
 // Current returns the last scan's result when the watch shows the tree
 // unchanged since (Stats.Watched), and false otherwise: no watch, nothing
 // scanned yet, a scan under way, or anything reported or in doubt. It

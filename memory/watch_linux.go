@@ -137,6 +137,11 @@ type watcher struct {
 	// held mirrors fd >= 0 for Catalog.Watching, which may ask while a
 	// scan owns the rest.
 	held atomic.Bool
+	// refused: the kernel refused the last arm an inotify instance (the
+	// per-user limit, fs.inotify.max_user_instances, is the usual cause),
+	// so the catalog revalidates by stat until a later arm gets one. For
+	// Catalog.WatchRefused, which may ask while a scan owns the rest.
+	refused atomic.Bool
 	// watches counts the directories of the current watch.
 	watches int
 	// trusted: no event since the last full walk can have been missed.
@@ -178,10 +183,12 @@ func (w *watcher) arm() {
 	if err != nil {
 		// EMFILE: the per-user instance limit; any other failure alike.
 		w.doubted = true
+		w.refused.Store(true)
 		return
 	}
 	w.fd = fd
 	w.held.Store(true)
+	w.refused.Store(false)
 }
 
 // doubt marks the current walk as not covered by the watch.
@@ -326,6 +333,9 @@ func (w *watcher) vouches() bool { return w.trusted }
 
 // holds reports that the watch holds a descriptor now.
 func (w *watcher) holds() bool { return w.held.Load() }
+
+// wasRefused reports that the kernel refused the last arm an instance.
+func (w *watcher) wasRefused() bool { return w.refused.Load() }
 
 // release closes the watch's descriptor, which drops its watches and
 // queue.

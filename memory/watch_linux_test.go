@@ -287,6 +287,11 @@ func TestWatchFallbacks(t *testing.T) {
 					t.Fatalf("scan %d was answered by a watch that cannot vouch for the tree", i)
 				}
 			}
+			// Only a refused instance is reported as refused (status
+			// shows it): the other faults hold an instance and doubt it.
+			if got, want := c.WatchRefused(), f.initErr != nil; got != want {
+				t.Errorf("WatchRefused = %v, want %v", got, want)
+			}
 			writeTopic(t, filepath.Join(proj, "sub", "b.md"), "B", "beta changed")
 			if res, _ := scanWatched(t, c); byRel(res.Docs)["sub/b.md"].Body != "beta changed" {
 				t.Fatal("change not seen")
@@ -489,5 +494,35 @@ func TestWatchReleasedWhenCollected(t *testing.T) {
 	}
 	if w.holds() {
 		t.Fatal("the descriptor of an unreachable catalog was never released")
+	}
+}
+
+// TestWatchRefusedClears: a refused instance is reported until a later
+// full scan gets one.
+func TestWatchRefusedClears(t *testing.T) {
+	proj := t.TempDir()
+	writeTopic(t, filepath.Join(proj, "a.md"), "A", "alpha")
+	f := &fakeInotify{initErr: syscall.EMFILE}
+	c := NewCatalog(Roots{Project: proj}, withInotify(f))
+	defer c.Close()
+	if c.WatchRefused() {
+		t.Fatal("refused before any scan")
+	}
+	scanWatched(t, c)
+	if !c.WatchRefused() || c.Watching() {
+		t.Fatalf("after a refused instance: WatchRefused %v, Watching %v; want true, false", c.WatchRefused(), c.Watching())
+	}
+	f.mu.Lock()
+	f.initErr = nil
+	f.mu.Unlock()
+	scanWatched(t, c)
+	if c.WatchRefused() {
+		// The real kernel stands behind the fake now: it may refuse too.
+		fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+		if err != nil {
+			t.Skip("the kernel refuses this user an inotify instance now:", err)
+		}
+		syscall.Close(fd)
+		t.Errorf("after a scan that got an instance: WatchRefused %v, Watching %v; want false, true", c.WatchRefused(), c.Watching())
 	}
 }

@@ -20,4 +20,5 @@ func (*watcher) settle(bool)                            {}
 func (*watcher) unchanged() bool                        { return false }
 func (*watcher) release()                               {}
 func (*watcher) holds() bool                            { return false }
+func (*watcher) wasRefused() bool                       { return false }
 func (*watcher) vouches() bool                          { return false }

@@ -45,6 +45,11 @@ func (c *Corpus) Close() error { return c.cat.Close() }
 // revalidation could not be watched (memory.Catalog.Watching).
 func (c *Corpus) Watching() bool { return c.cat.Watching() }
 
+// WatchRefused reports whether the kernel refused the corpus's last full
+// revalidation a watch, so it revalidates by stat
+// (memory.Catalog.WatchRefused).
+func (c *Corpus) WatchRefused() bool { return c.cat.WatchRefused() }
+
 // Documents reports how many documents the last scan found, and whether
 // a scan has finished yet. It reads no file.
 func (c *Corpus) Documents() (int, bool) {

@@ -50,14 +50,17 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "recent events: %d, p50 %s, max %s\n", n,
 			time.Duration(l[n/2])*time.Microsecond, time.Duration(l[n-1])*time.Microsecond)
 	}
+	if st.WatchRefused > 0 {
+		fmt.Fprintf(stdout, "inotify refused for %d corpora: they revalidate by stat (the per-user limit, fs.inotify.max_user_instances, may be reached)\n", st.WatchRefused)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "\nCORPUS\tROOTS\tDOCS\tSESSIONS")
+	fmt.Fprintln(tw, "\nCORPUS\tROOTS\tDOCS\tSESSIONS\tWATCH")
 	for _, c := range st.Corpora {
 		docs := fmt.Sprint(c.Docs)
 		if !c.Scanned {
 			docs = "scanning"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\n", c.Hash, c.Roots, docs, c.Sessions)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\n", c.Hash, c.Roots, docs, c.Sessions, watchState(c))
 	}
 	fmt.Fprintln(tw, "\nAGENT\tSESSION\tCORPUS\tEVENTS\tPLAN\tINJECTED\tIDLE")
 	for _, s := range st.Sessions {
@@ -66,4 +69,17 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	return 0
+}
+
+// watchState is a corpus's WATCH cell in status: inotify (a watch answers
+// an unchanged tree), refused (the kernel refused one: stat instead) or
+// stat (no watch asked for, or not yet).
+func watchState(c wire.Corpus) string {
+	switch {
+	case c.Watched:
+		return "inotify"
+	case c.WatchRefused:
+		return "refused"
+	}
+	return "stat"
 }

@@ -100,6 +100,9 @@ type Status struct {
 	ConfigError bool      `json:"config_error,omitempty"`
 	Sessions    []Session `json:"sessions"`
 	Corpora     []Corpus  `json:"corpora"`
+	// WatchRefused counts the corpora the kernel refused a watch
+	// (Corpus.WatchRefused).
+	WatchRefused int `json:"watch_refused,omitempty"`
 	// Latencies are the daemon's handling times of recent events, in
 	// microseconds, oldest first.
 	LatenciesUS []int64 `json:"latencies_us"`
@@ -125,6 +128,13 @@ type Corpus struct {
 	Docs     int    `json:"docs"`
 	Scanned  bool   `json:"scanned"`
 	Sessions int    `json:"sessions"`
+	// Watched says the corpus holds a file-system watch (inotify): an
+	// unchanged tree is answered without a stat.
+	Watched bool `json:"watched"`
+	// WatchRefused says the kernel refused the corpus a watch (the
+	// per-user inotify instance limit, 128 by default, is the usual
+	// cause): it revalidates by stat, which costs more per query.
+	WatchRefused bool `json:"watch_refused,omitempty"`
 }
 
 // Encode returns v as one frame: the 4-byte length, then the JSON body.
