@@ -650,15 +650,19 @@ func (ix *Index) freezeLocked(docs []*memory.Document) bool {
 
 // Relayout lays the index out again, over every document it holds, when
 // evictions have left more stale postings than live ones since its base
-// was laid out (see evictUnseen), and reports whether it did. Rank does not
-// do it in the call that evicts, so that one query does not pay for laying
-// out the whole index: a host calls Relayout once it has its answer (the
-// engine does, beside the rest of the plan; decision 0125), and a Rank that
-// finds a re-layout still due from an earlier call does it first.
+// was laid out (see evictUnseen), and reports whether it did. Rank never
+// does it, so that no query pays for laying out the whole index: a host
+// that ranks a changing tree calls Relayout once it has its answer,
+// whenever RelayoutDue reports true (the engine does, beside the rest of
+// the plan; decisions 0125 and 0906). Until then the index answers as
+// before and keeps the evicted documents' postings.
 func (ix *Index) Relayout() bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.refreezeIfDue()
+	if !ix.refreeze {
+		return false
+	}
+	return ix.freezeLocked(ix.held())
 }
 
 // RelayoutDue reports whether a Relayout would lay the index out.
@@ -666,14 +670,6 @@ func (ix *Index) RelayoutDue() bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	return ix.refreeze
-}
-
-// refreezeIfDue is Relayout with the lock held.
-func (ix *Index) refreezeIfDue() bool {
-	if !ix.refreeze {
-		return false
-	}
-	return ix.freezeLocked(ix.held())
 }
 
 // EncodeFrozen returns the postings of docs in the layout LoadFrozen

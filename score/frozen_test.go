@@ -367,7 +367,7 @@ func TestPropPostingsDecodeAsWritten(t *testing.T) {
 
 // TestFrozenHostileCountsSizeNothing: the posting counts of the meta
 // words are the data's word, unchecked at load. A re-layout (Freeze, or
-// refreezeIfDue after evictions) must not size its buffers by a hostile
+// Relayout after evictions) must not size its buffers by a hostile
 // count of 2³⁰ − 1 per document (16 GB for two documents), only by what
 // the data and the live lists can hold.
 func TestFrozenHostileCountsSizeNothing(t *testing.T) {
@@ -411,37 +411,39 @@ func checkFrozenAnswers(t *testing.T, ix *Index, docs []*memory.Document) {
 }
 
 // TestRelayoutAfterTheQuery: the Rank that evicts most of a frozen index
-// answers without laying it out again (its base stays), leaves the
-// re-layout due, and Relayout then does it once; the answers are the naive
-// reference's before and after. A Rank that finds a re-layout still due
-// does it first.
+// answers without laying it out again (its base stays) and leaves the
+// re-layout due; so does every later Rank (decision 0906: no query pays
+// for a re-layout, whoever forgot to call Relayout). Relayout then does it
+// once. The answers are the naive reference's throughout.
 func TestRelayoutAfterTheQuery(t *testing.T) {
 	docs, _ := frozenSample(t)
-	for _, explicit := range []bool{true, false} {
-		ix := NewIndex()
-		ix.compactAfter = 0
-		ix.Freeze(docs)
-		base := ix.base
-		q := NewQuery("usage schema", nil)
-		_, got := ix.Rank(q, docs[1:]) // evicts a: more stale than live
-		if _, want := RankNaive(q, docs[1:]); !cmp.Equal(got, want) {
-			t.Errorf("evicting Rank: %v, want %v", got, want)
-		}
-		if ix.base != base {
-			t.Fatal("the evicting Rank laid the index out itself")
-		}
-		if !ix.RelayoutDue() {
-			t.Fatal("no re-layout due after evicting most postings")
-		}
-		if explicit && !ix.Relayout() {
-			t.Fatal("Relayout laid nothing out")
-		}
-		checkFrozenAnswers(t, ix, docs[1:])
-		if ix.base == base || ix.RelayoutDue() {
-			t.Errorf("explicit %v: base replaced %v, still due %v", explicit, ix.base != base, ix.RelayoutDue())
-		}
-		if ix.Relayout() {
-			t.Error("a second Relayout laid out again")
-		}
+	ix := NewIndex()
+	ix.compactAfter = 0
+	ix.Freeze(docs)
+	base := ix.base
+	q := NewQuery("usage schema", nil)
+	_, got := ix.Rank(q, docs[1:]) // evicts a: more stale than live
+	if _, want := RankNaive(q, docs[1:]); !cmp.Equal(got, want) {
+		t.Errorf("evicting Rank: %v, want %v", got, want)
+	}
+	if ix.base != base {
+		t.Fatal("the evicting Rank laid the index out itself")
+	}
+	if !ix.RelayoutDue() {
+		t.Fatal("no re-layout due after evicting most postings")
+	}
+	checkFrozenAnswers(t, ix, docs[1:])
+	if ix.base != base || !ix.RelayoutDue() {
+		t.Fatalf("a later Rank laid the index out: base replaced %v, still due %v", ix.base != base, ix.RelayoutDue())
+	}
+	if !ix.Relayout() {
+		t.Fatal("Relayout laid nothing out")
+	}
+	checkFrozenAnswers(t, ix, docs[1:])
+	if ix.base == base || ix.RelayoutDue() {
+		t.Errorf("base replaced %v, still due %v", ix.base != base, ix.RelayoutDue())
+	}
+	if ix.Relayout() {
+		t.Error("a second Relayout laid out again")
 	}
 }

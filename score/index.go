@@ -215,11 +215,14 @@ func (ix *Index) Warm(docs []*memory.Document) {
 // pool both the fast result and the model selector draw from); ranked holds
 // those with score > 0, best first (see Match). Nil documents are skipped.
 // The result is identical to RankNaive's.
+//
+// Rank never lays a frozen index out again, whatever an earlier call left
+// due: the host does, with Relayout, outside its queries (decision 0906).
+// A host that ranks a changing tree and never calls Relayout gets the same
+// answers, but keeps evicted documents' postings until it does.
 func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	// A re-layout an earlier call made due and no Relayout did since.
-	ix.refreezeIfDue()
 	// With nothing to score, indexing is the only useful work: an empty
 	// query indexes every new document, as Warm does.
 	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
