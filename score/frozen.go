@@ -349,6 +349,22 @@ func decodeFrozen(data []byte, docs int) (*frozen, error) {
 	if uint64(frozenHeader)+4*uint64(nd)+4*uint64(ns)+uint64(nr)+grams != uint64(len(data)) {
 		return bad("length")
 	}
+	f := viewFrozen(data)
+	for d := range int(nd) {
+		if m := u32(f.meta, d); m&frozenIndexed == 0 && m != 0 {
+			return bad("document")
+		}
+	}
+	return f, nil
+}
+
+// viewFrozen returns the frozen index data holds, sharing its memory,
+// without checking anything: data is either what encodeFrozen has just
+// written (freezeLocked) or has passed decodeFrozen's checks.
+func viewFrozen(data []byte) *frozen {
+	h := data[len(frozenMagic):]
+	nd, nt, ns, nr, ng := u32(h, 0), u32(h, 1), u32(h, 2), u32(h, 3), u32(h, 4)
+	nm := (ng + frozenStride - 1) / frozenStride
 	f := &frozen{docs: int(nd), terms: int(nt), mask: ns - 1, grams: int(ng)}
 	rest := data[frozenHeader:]
 	f.meta, rest = rest[:4*nd:4*nd], rest[4*nd:]
@@ -359,12 +375,7 @@ func decodeFrozen(data []byte, docs int) (*frozen, error) {
 		f.keys, rest = rest[:4*ng:4*ng], rest[4*ng:]
 		f.marks, f.lists = rest[:4*nm:4*nm], rest[4*nm:]
 	}
-	for d := range int(nd) {
-		if m := u32(f.meta, d); m&frozenIndexed == 0 && m != 0 {
-			return bad("document")
-		}
-	}
-	return f, nil
+	return f
 }
 
 // frozenPosting is one posting on its way into an encoding.
@@ -634,11 +645,11 @@ func (ix *Index) held() []*memory.Document {
 }
 
 // freezeLocked is Freeze with the lock held and docs indexed.
+// The bytes are its own encoding, just made: it views them without
+// decodeFrozen's checks, which are for bytes read from outside (a
+// snapshot).
 func (ix *Index) freezeLocked(docs []*memory.Document) bool {
-	f, err := decodeFrozen(encodeFrozen(ix.collectFrozen(docs)), len(docs))
-	if err != nil {
-		return false // cannot happen: keep the index as it is
-	}
+	f := viewFrozen(encodeFrozen(ix.collectFrozen(docs)))
 	ix.damage += ix.base.damageCount()
 	ix.entries = make(map[*memory.Document]*entry, len(docs))
 	ix.terms = make(map[string]int32)

@@ -45,7 +45,8 @@ func docsOf(t *rapid.T, pool []*memory.Document, label string) []*memory.Documen
 // second freeze, of the index that holds frozen postings, loads and
 // answers the same way; so does an index frozen in place (Freeze) at random
 // points, and one laid out again after evictions (Relayout at random
-// points, or the next Rank when none came).
+// points). Every encoding passes decodeFrozen's checks and decodes to
+// what viewFrozen, which freezeLocked uses unchecked, sees.
 func TestPropFrozenEqualsNaive(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pool := rapid.SliceOfN(rapid.OneOf(docGen(), longDocGen()), 1, 12).Draw(t, "pool")
@@ -59,6 +60,13 @@ func TestPropFrozenEqualsNaive(t *testing.T) {
 			data := src.EncodeFrozen(frozenDocs)
 			if cap(data) != len(data) {
 				t.Fatalf("EncodeFrozen holds %d bytes for %d laid out", cap(data), len(data))
+			}
+			checked, err := decodeFrozen(data, len(frozenDocs))
+			if err != nil {
+				t.Fatalf("generation %d: an encoding fails decodeFrozen: %v", gen, err)
+			}
+			if !sameFrozenView(checked, viewFrozen(data)) {
+				t.Fatalf("generation %d: viewFrozen differs from decodeFrozen", gen)
 			}
 			ix := NewIndex()
 			ix.compactAfter = rapid.IntRange(0, 8).Draw(t, "compactAfter")
@@ -88,6 +96,16 @@ func TestPropFrozenEqualsNaive(t *testing.T) {
 			src = ix
 		}
 	})
+}
+
+// sameFrozenView reports whether a and b view the same bytes the same way.
+func sameFrozenView(a, b *frozen) bool {
+	same := func(x, y []byte) bool {
+		return len(x) == len(y) && cap(x) == cap(y) && (len(x) == 0 || &x[0] == &y[0])
+	}
+	return a.docs == b.docs && a.terms == b.terms && a.mask == b.mask && a.grams == b.grams &&
+		same(a.meta, b.meta) && same(a.table, b.table) && same(a.records, b.records) &&
+		same(a.buckets, b.buckets) && same(a.keys, b.keys) && same(a.marks, b.marks) && same(a.lists, b.lists)
 }
 
 // frozenSample is a small valid encoding over two documents, for the
