@@ -3,6 +3,7 @@ package recall
 import (
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/score"
+	"sync/atomic"
 )
 
 // Corpus is the parsed and indexed memory of one pair of roots: the
@@ -16,6 +17,9 @@ import (
 type Corpus struct {
 	cat   *memory.Catalog
 	index *score.Index
+	// relaying is set while an engine's goroutine re-lays index out:
+	// queries of every engine on the corpus start at most one at a time.
+	relaying atomic.Bool
 }
 
 // NewCorpus returns the corpus of opts' roots (ProjectDir, UserDir,

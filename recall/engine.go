@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memrecall/memrecall/fsm"
@@ -22,6 +23,10 @@ import (
 type Engine struct {
 	cat   *memory.Catalog
 	index *score.Index
+	// relaying is the corpus's: set while a re-layout goroutine runs.
+	relaying *atomic.Bool
+	// relayout is index.Relayout; tests replace it to hold a re-layout.
+	relayout func() bool
 	// syncScanMax is syncScanMaxFiles; tests lower it to take the large
 	// tree's path on a small one.
 	syncScanMax int
@@ -88,6 +93,8 @@ func newEngine(opts Options, faults fault) *Engine {
 	e := &Engine{
 		cat:         corpus.cat,
 		index:       corpus.index,
+		relaying:    &corpus.relaying,
+		relayout:    corpus.index.Relayout,
 		ownCorpus:   own,
 		syncScanMax: syncScanMaxFiles,
 		budget:      promptBudget(opts.MaxPromptBytes),

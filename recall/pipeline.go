@@ -152,14 +152,18 @@ func (e *Engine) run(p *Plan) {
 	// Only now, with the deterministic result out, may the warm-up's
 	// indexing and a re-layout take the cores (decision 0612).
 	leaveGate()
-	if e.index.RelayoutDue() {
+	if e.index.RelayoutDue() && e.relaying.CompareAndSwap(false, true) {
 		// This query evicted enough for the frozen index to be laid out
 		// again; that runs beside the rest of the plan, not inside its
-		// Rank (decision 0125).
+		// Rank, which never does it (decisions 0125, 0906). One
+		// goroutine at a time: a query that finds one running leaves the
+		// work to it (a re-layout covers every document the index holds),
+		// and a query after it starts the next if one is due again.
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
-			e.index.Relayout()
+			defer e.relaying.Store(false)
+			e.relayout()
 		}()
 	}
 	if cached {
