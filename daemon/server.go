@@ -122,7 +122,9 @@ type Server struct {
 	corpora    map[memory.Roots]*corpus
 	lat        []int64
 	lastSeen   time.Time
-	closed     bool
+	// inflight counts the events being handled (beginEvent, record).
+	inflight int
+	closed   bool
 }
 
 // Listen takes the runtime directory's lock, removes a stale socket file,
@@ -436,7 +438,8 @@ func (s *Server) janitor() {
 
 // sweep ends the sessions idle for longer than the session idle period and
 // drops corpora no session uses; it reports whether the daemon itself has
-// been idle for its idle period.
+// been idle for its idle period: no event in flight, and none ended within
+// the period.
 func (s *Server) sweep() bool {
 	now := s.now()
 	sessionIdle, idleExit := s.sessionIdle(), s.idleExit()
@@ -449,7 +452,7 @@ func (s *Server) sweep() bool {
 		}
 	}
 	s.dropUnusedLocked()
-	idle := now.Sub(s.lastSeen) > idleExit
+	idle := s.inflight == 0 && now.Sub(s.lastSeen) > idleExit
 	s.mu.Unlock()
 	for _, se := range ended {
 		se.shutdown()
@@ -523,6 +526,7 @@ func (s *Server) Handle(req wire.Request) wire.Response {
 			budget = time.Millisecond
 		}
 		ctx, cancel := context.WithTimeout(s.ctx, budget)
+		s.beginEvent()
 		out, rec := s.event(ctx, req)
 		cancel()
 		resp.Output = string(out)
@@ -537,9 +541,19 @@ func (s *Server) Handle(req wire.Request) wire.Response {
 	return resp
 }
 
+// beginEvent counts an event in flight: the daemon is not idle while one
+// is handled, however long it takes (record ends it).
+func (s *Server) beginEvent() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight++
+}
+
+// record ends an event begun by beginEvent that took d.
 func (s *Server) record(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.inflight--
 	s.lastSeen = s.now()
 	if len(s.lat) == latencyRing {
 		copy(s.lat, s.lat[1:])
