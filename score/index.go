@@ -493,8 +493,11 @@ func scoreDirect(q *Query, d *memory.Document, buf *[]string, masks *[MaxQueryTo
 	if !unchecked {
 		scoreField(q, w, fieldBody, buf, masks)
 	} else if !scoreRawField(q, w, fieldBody, buf, masks) {
+		// The raw pass gave up on this window: the general tokenizer
+		// scores it, without scoreField trying the ASCII and raw passes
+		// over it again up to where this one stopped.
 		w, far = splitBody(d.Body)
-		scoreField(q, w, fieldBody, buf, masks)
+		forEachFieldKey(q, Normalize(w), fieldBody, buf, func(k string, f field) { q.apply(masks, k, f) })
 	}
 	scoreField(q, far, fieldFar, buf, masks)
 	return false
