@@ -1,6 +1,7 @@
 package score
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,7 +107,7 @@ func FuzzFoldFast(f *testing.F) {
 // silent-e key (éting → éte → ete) and the -ies stem.
 var prefilterWords = []string{"ёлка", "елка", "мой", "мои", "йод", "иод", "сервер", "серверами",
 	"café", "cafe", "cafés", "Straße", "strasse", "élan", "elan", "éting", "ete", "etinge", "ñandú",
-	"nandu", "größe", "tries", "triés", "ÿes", "yes", "Ёж", "ёжик", "ёжing", "ежe", "жжing", "жжe", "über", "uber",
+	"nandu", "größe", "groesse", "grosse", "tries", "triés", "ÿes", "yes", "Ёж", "ёжик", "ёжing", "ежe", "жжing", "жжe", "über", "uber", "ueber", "müller", "mueller", "muller", "ärger", "aerger", "öl", "oel",
 	"ø", "søren", "ΒΆΣΗΣ", "βάσης", "أحمد", "احمد", "サーバー", "サーバ", "部署", "署名", "กาแฟร้อน", "แฟร้อน", "서버"}
 
 // checkPrefilter fails when direct scoring's prefilter (mayMatch) hides
@@ -133,6 +134,36 @@ func TestFoldedPrefilterPairs(t *testing.T) {
 	}
 }
 
+// TestPropUmlautPrefilter: the prefilter never hides a key, a folded key
+// or a German transliteration (ü → ue) of a word spelt with umlauts from a
+// query spelt either way: words over a few letters, ä ö ü ß and é among
+// them, against the word itself, its transliteration, its letters without
+// dots, or another such word.
+func TestPropUmlautPrefilter(t *testing.T) {
+	letter := rapid.SampledFrom([]string{"a", "e", "o", "u", "r", "s", "n", "ä", "ö", "ü", "ß", "é", "Ü"})
+	word := rapid.Custom(func(t *rapid.T) string {
+		return strings.Join(rapid.SliceOfN(letter, 1, 9).Draw(t, "letters"), "")
+	})
+	spell := strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ü", "Ue")
+	plain := strings.NewReplacer("ä", "a", "ö", "o", "ü", "u", "Ü", "U")
+	rapid.Check(t, func(t *rapid.T) {
+		field := word.Draw(t, "field")
+		query := field
+		switch rapid.IntRange(0, 3).Draw(t, "query") {
+		case 1:
+			query = spell.Replace(field)
+		case 2:
+			query = plain.Replace(field)
+		case 3:
+			query = word.Draw(t, "other")
+		}
+		if rapid.Bool().Draw(t, "swap") {
+			query, field = field, query
+		}
+		checkPrefilter(t, query, field+rapid.SampledFrom([]string{"", "ing", "s", "es", "ed"}).Draw(t, "ending"))
+	})
+}
+
 // TestPropFoldedPrefilter: texts of several prefilterWords.
 func TestPropFoldedPrefilter(t *testing.T) {
 	gen := rapid.Custom(func(t *rapid.T) string {
@@ -157,4 +188,30 @@ func firstRunes(s string, n int) string {
 		n--
 	}
 	return s
+}
+
+// TestUmlautPrefilterRejects: a token with an umlaut whose fold and whose
+// transliteration both start away from every query head is passed over
+// (every such token used to be let through); one whose transliteration
+// meets a query token's head is not.
+func TestUmlautPrefilterRejects(t *testing.T) {
+	q := NewQuery("deploy server", nil)
+	for _, tc := range []struct {
+		token string
+		want  bool
+	}{
+		{"größe", false},
+		{"über", false},
+		{"müller", false},
+		{"serös", true},  // fold's head "ser"
+		{"dépüt", true},  // fold's head "dep"
+		{"gaüst", false}, // "gau", "gau"
+	} {
+		if got := q.foldedMayMatch(tc.token); got != tc.want {
+			t.Errorf("foldedMayMatch(%q) = %v, want %v", tc.token, got, tc.want)
+		}
+	}
+	if q := NewQuery("ueber", nil); !q.foldedMayMatch("über") {
+		t.Error(`foldedMayMatch("über") is false for the query "ueber"`)
+	}
 }

@@ -311,16 +311,43 @@ func (q *Query) thaiHeadMayMatch(a1, a2, b1, b2 byte) bool {
 // points, with the fold's head: when that is not a query head, no folded
 // key is a query token. Only the silent-e key (céing → cée) can differ
 // there, so "-ing" tokens, and any token foldFast does not cover, may
-// match.
+// match. A token with an umlaut has German transliterations too (germanFold
+// of each key that holds one): each starts with the fold of the
+// transliteration of the token's first three code points (ü → ue), so
+// that head is tested as well.
 func (q *Query) foldedMayMatch(f string) bool {
-	if strings.HasSuffix(f, "ing") || hasUmlaut(f) {
-		return true // the silent-e key; a transliteration (ü → ue)
+	if strings.HasSuffix(f, "ing") {
+		return true // the silent-e key
 	}
 	head, n, ok := foldHeadFast(f)
-	if !ok {
+	if !ok || q.headMayMatch(string(head[:n])) {
 		return true
 	}
-	return q.headMayMatch(string(head[:n]))
+	if !hasUmlaut(f) {
+		return false
+	}
+	// The transliteration of f's first three code points: at least three
+	// code points, at most 3×4 bytes.
+	var tr [12]byte
+	m, k := 0, 0
+	for _, r := range f {
+		if k == 3 {
+			break
+		}
+		k++
+		switch r {
+		case 'ä':
+			m += copy(tr[m:], "ae")
+		case 'ö':
+			m += copy(tr[m:], "oe")
+		case 'ü':
+			m += copy(tr[m:], "ue")
+		default:
+			m += utf8.EncodeRune(tr[m:], r)
+		}
+	}
+	head, n, ok = foldHeadFast(string(tr[:m]))
+	return !ok || q.headMayMatch(string(head[:n]))
 }
 
 // sketchBit places a non-empty token of n bytes that starts with byte
