@@ -98,10 +98,15 @@ func (f *fakeInotify) fstatfs(fd int, st *syscall.Statfs_t) error {
 	defer f.mu.Unlock()
 	err := f.kernelInotify.fstatfs(fd, st)
 	if f.fsType != 0 {
-		st.Type = f.fsType
+		setFSType(&st.Type, f.fsType)
 	}
 	return err
 }
+
+// setFSType stores t in a Statfs_t's Type, whose integer type differs
+// between architectures (int64 on amd64, int32 on 386 and arm, uint32 on
+// s390x), so the fake builds on all of them.
+func setFSType[T ~int32 | ~uint32 | ~int64](p *T, t int64) { *p = T(t) }
 
 func (f *fakeInotify) fstat(fd int, st *syscall.Stat_t) error {
 	f.mu.Lock()
