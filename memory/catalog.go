@@ -189,7 +189,7 @@ type Catalog struct {
 	cache   scopeCache
 	gen     uint64
 	prev    []*Document // the last sorted result, reused when nothing changed
-	scratch [][]byte
+	scratch [][]byte    // the workers' read buffers; nil until a worker reads
 
 	snap *snapshotState // nil: no snapshot (see WithSnapshot)
 
@@ -513,12 +513,14 @@ func (c *Catalog) scan() (Result, error) {
 	racyBefore := start.Add(-c.racyWindow).UnixNano()
 	workers := min(c.workers, max(len(w.jobs), 1))
 	for len(c.scratch) < workers {
-		c.scratch = append(c.scratch, make([]byte, ReadLimit))
+		// Made by the worker's first read (visit): a scan that finds
+		// every file unchanged reads none and needs no buffer.
+		c.scratch = append(c.scratch, nil)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for i := range workers {
-		buf := c.scratch[i]
+		buf := &c.scratch[i]
 		wg.Go(func() {
 			var crlf []byte
 			var tx *texts // nil: each document's text is its own allocation
@@ -639,8 +641,9 @@ func (c *Catalog) statAll(jobs []job) {
 // visit revalidates or reads one file. j.pre, when not nil, is the file's
 // stat taken earlier in this scan (by the walk or statAll), used instead
 // of a new one. A file read for the first time keeps its text in tx's
-// blocks, a changed one in its own allocation (see texts).
-func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
+// blocks, a changed one in its own allocation (see texts). *buf is the
+// worker's read buffer, made by its first read.
+func (c *Catalog) visit(j *job, slab []Document, buf *[]byte, crlf []byte, tx *texts, racyBefore int64) (outcome, []byte) {
 	if e := j.old; e != nil && !e.racy {
 		var k fileKey
 		var err error
@@ -656,7 +659,10 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, tx *texts, ra
 			return outcome{key: k, doc: e.doc, skip: e.skip, skipped: e.skipped}, crlf
 		}
 	}
-	n, k, err := c.fsys.readPrefix(j.path, j.at, buf)
+	if *buf == nil {
+		*buf = make([]byte, ReadLimit)
+	}
+	n, k, err := c.fsys.readPrefix(j.path, j.at, *buf)
 	o := outcome{key: k, read: true, racy: k.mtime >= racyBefore || k.ctime >= racyBefore}
 	if err != nil {
 		if err == errNotRegular {
@@ -669,7 +675,7 @@ func (c *Catalog) visit(j *job, slab []Document, buf, crlf []byte, tx *texts, ra
 	}
 	complete := int64(n) >= k.size
 	// Checked and normalised once, whichever reader takes the bytes.
-	text, crlf, err := normalize(buf[:n], complete, crlf)
+	text, crlf, err := normalize((*buf)[:n], complete, crlf)
 	if j.old != nil {
 		tx = nil
 	}
