@@ -415,18 +415,33 @@ func TestSnapshotOrder(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		name  string
-		order func([]snapRecord)
+		name   string
+		order  func([]snapRecord)
+		sorted bool // the loader vouches for the order and seeds the result
 	}{
-		{"as written", func([]snapRecord) {}},
-		{"reversed", slices.Reverse[[]snapRecord]},
-		{"swapped", func(r []snapRecord) { r[0], r[1] = r[1], r[0] }},
+		{"as written", func([]snapRecord) {}, true},
+		{"reversed", slices.Reverse[[]snapRecord], false},
+		{"swapped", func(r []snapRecord) { r[0], r[1] = r[1], r[0] }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := slices.Clone(recs)
 			tc.order(rs)
 			if err := os.WriteFile(file, encodeSnapshot("v1", absRoots(roots), rs, extra), 0o600); err != nil {
 				t.Fatal(err)
+			}
+			// The loader's own answer, on a catalog of its own: the
+			// stored documents as the result's order, or nothing.
+			_, sorted := snapCatalog(roots, file, "v1").loadSnapshot()
+			var seeded []string
+			for _, d := range sorted {
+				seeded = append(seeded, filepath.ToSlash(d.RelPath))
+			}
+			if tc.sorted {
+				if diff := cmp.Diff(order, seeded); diff != "" {
+					t.Errorf("loader's sorted documents differ from the result's order (-result +loaded):\n%s", diff)
+				}
+			} else if sorted != nil {
+				t.Errorf("loader vouched for an unsorted snapshot: %v", seeded)
 			}
 			c := snapCatalog(roots, file, "v1")
 			got := scanCat(t, c)
