@@ -145,8 +145,33 @@ func appendGram(dst []byte, k uint32) []byte {
 	return utf8.AppendRune(utf8.AppendRune(dst, rune(k>>16)), rune(k&0xFFFF))
 }
 
+// posting decodes the posting at the head of p (not empty), which follows
+// document prev (−1 before a term's first): its document, its field mask
+// and its length in bytes, or n == 0 when it does not fit the data or
+// names a document past the last. Every reader of postings decodes
+// through it, so there is one decoder to check.
+func (f *frozen) posting(p []byte, prev int64) (doc int64, m field, n int) {
+	v, n := uint64(p[0]), 1
+	if v >= 0x80 {
+		if v, n = binary.Uvarint(p); n <= 0 {
+			return 0, 0, 0
+		}
+	}
+	doc = prev + int64(v>>1) + 1
+	if v>>1 >= uint64(f.docs) || doc >= int64(f.docs) {
+		return 0, 0, 0
+	}
+	if v&1 == 0 {
+		return doc, fieldBody, n
+	}
+	if n >= len(p) || p[n] == 0 {
+		return 0, 0, 0
+	}
+	return doc, field(p[n]), n + 1
+}
+
 // appendPosting appends the posting of document doc with mask m after
-// document prev, as postingCursor.next reads it.
+// document prev, as posting reads it.
 func appendPosting(dst []byte, prev, doc int32, m field) []byte {
 	v := uint64(doc-prev-1) << 1
 	if m != fieldBody {
@@ -284,56 +309,18 @@ func (f *frozen) each(fn func(key, postings []byte)) {
 	}
 }
 
-// postingCursor reads a term's postings, as find returns them, one at a
-// time, until one is out of bounds: the one loop over frozen postings,
-// for the warm query's gather (weighSlots) and for laying out again
-// (collectFrozen). It is a value with no call back, so that the hot loop
-// pays no closure call per posting.
-type postingCursor struct {
-	f   *frozen
-	p   []byte
-	doc int64
-}
-
-// cursor returns a cursor over p, a term's postings as find returns them.
-func (f *frozen) cursor(p []byte) postingCursor { return postingCursor{f, p, -1} }
-
-// next decodes the next posting: its document and mask, or ok == false
-// at the end or at the first posting that does not fit the data or names a
-// document past the last, which it counts as damage and after which it
-// returns nothing more. It is the one decoder of frozen postings (the
-// layout appendPosting writes), so there is one to check.
-func (c *postingCursor) next() (doc int32, m field, ok bool) {
-	p := c.p
-	if len(p) == 0 {
-		return 0, 0, false
-	}
-	v, n := uint64(p[0]), 1
-	if v >= 0x80 {
-		if v, n = binary.Uvarint(p); n <= 0 {
-			return c.damaged()
+// postings calls fn with each posting of p, a term's postings as find
+// returns them, until one is out of bounds.
+func (f *frozen) postings(p []byte, fn func(doc int32, m field)) {
+	for doc := int64(-1); len(p) > 0; {
+		d, m, n := f.posting(p, doc)
+		if n == 0 {
+			f.damage.Add(1)
+			return
 		}
+		fn(int32(d), m)
+		doc, p = d, p[n:]
 	}
-	d := c.doc + int64(v>>1) + 1
-	if v>>1 >= uint64(c.f.docs) || d >= int64(c.f.docs) {
-		return c.damaged()
-	}
-	m = fieldBody
-	if v&1 != 0 {
-		if n >= len(p) || p[n] == 0 {
-			return c.damaged()
-		}
-		m, n = field(p[n]), n+1
-	}
-	c.doc, c.p = d, p[n:]
-	return int32(d), m, true
-}
-
-// damaged counts damage and ends the cursor.
-func (c *postingCursor) damaged() (int32, field, bool) {
-	c.f.damage.Add(1)
-	c.p = nil
-	return 0, 0, false
 }
 
 // decodeFrozen checks data's header against docs documents and returns
@@ -778,15 +765,11 @@ func (ix *Index) collectFrozen(docs []*memory.Document) ([]uint32, []frozenTerm)
 	if f := ix.base; f != nil {
 		f.each(func(k, p []byte) {
 			start := len(all)
-			for c := f.cursor(p); ; {
-				doc, m, ok := c.next()
-				if !ok {
-					break
-				}
+			f.postings(p, func(doc int32, m field) {
 				if ix.slots[doc].gen == 0 && ordOf[doc] >= 0 {
 					all = append(all, frozenPosting{ordOf[doc], m})
 				}
-			}
+			})
 			key := string(k)
 			live(key)
 			if len(all) > start {

@@ -240,7 +240,7 @@ func TestFreezeKeepsWhatItHolds(t *testing.T) {
 }
 
 // refPostings decodes a term's postings as the layout's comment in
-// frozen.go describes them, written apart from postingCursor.next on purpose:
+// frozen.go describes them, written apart from frozen.posting on purpose:
 // the hits in order, and whether the postings stop at damage.
 func refPostings(p []byte, docs int) (hits []hit, damaged bool) {
 	prev := -1
@@ -292,9 +292,10 @@ func oneTermFrozen(docs int, key string, p []byte) []byte {
 	return append(b, rec...)
 }
 
-// TestPropPostingsDecodeAsWritten is the differential test of postingCursor,
-// the one loop that reads frozen postings, on its own and as weighSlots'
-// gather (every warm query) uses it, against refPostings: over valid postings (every gap length and
+// TestPropPostingsDecodeAsWritten is the differential test of the two
+// loops that read frozen postings, frozen.postings (freezing again,
+// compaction) and the one inlined in weighSlots' gather (every warm
+// query), against refPostings: over valid postings (every gap length and
 // mask, as appendPostings writes them) and damaged ones (truncated, a
 // byte changed, bytes appended, random bytes), both give the reference's
 // hits and count damage exactly when it stops at damage.
@@ -347,21 +348,12 @@ func TestPropPostingsDecodeAsWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []hit
-		for c := f.cursor(f.find("deploy")); ; {
-			doc, m, ok := c.next()
-			if !ok {
-				if _, _, again := c.next(); again {
-					t.Fatal("the cursor went on after it stopped")
-				}
-				break
-			}
-			got = append(got, hit{doc, m})
-		}
+		f.postings(f.find("deploy"), func(doc int32, m field) { got = append(got, hit{doc, m}) })
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(hit{})); diff != "" {
-			t.Fatalf("postingCursor (-reference +got):\n%s", diff)
+			t.Fatalf("frozen.postings (-reference +got):\n%s", diff)
 		}
 		if f.damageCount() != wantDamage {
-			t.Fatalf("postingCursor counted %d damage, want %d", f.damageCount(), wantDamage)
+			t.Fatalf("frozen.postings counted %d damage, want %d", f.damageCount(), wantDamage)
 		}
 
 		docs := make([]*memory.Document, n)

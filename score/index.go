@@ -335,14 +335,19 @@ func (ix *Index) weighSlots(q *Query) weighing {
 				}
 			}
 		}
-		for c := ix.base.cursor(ix.base.find(key)); ; {
-			d, m, ok := c.next()
-			if !ok {
+		// The base's postings: frozen.postings without the call back
+		// per posting.
+		p := ix.base.find(key)
+		for doc := int64(-1); len(p) > 0; {
+			d, m, n := ix.base.posting(p, doc)
+			if n == 0 {
+				ix.base.damage.Add(1)
 				break
 			}
 			if ix.slots[d].gen == 0 {
-				add(d, m, fold)
+				add(int32(d), m, fold)
 			}
+			doc, p = d, p[n:]
 		}
 	}
 	for t, tok := range q.tokens {
