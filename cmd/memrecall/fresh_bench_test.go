@@ -78,8 +78,8 @@ func freshTree(b *testing.B, exe, empty, dir string, lang gentree.Lang, n int) {
 				}
 				q = append(q, t)
 			}
-			qw, qc := medianProc(q)
-			ew, ec := medianProc(e)
+			qw, qc, _ := medianProc(q)
+			ew, ec, _ := medianProc(e)
 			b.ReportMetric(qw, "wall-ms")
 			b.ReportMetric(qc, "cpu-ms")
 			b.ReportMetric(ew, "empty-wall-ms")
@@ -187,15 +187,18 @@ func spawnTimed(name string, args, env []string) (cputime.Proc, error) {
 	return cputime.Run(c)
 }
 
-// medianProc returns the median wall and CPU milliseconds of ts.
-func medianProc(ts []cputime.Proc) (wall, cpu float64) {
+// medianProc returns the median wall and CPU milliseconds of ts and their
+// median minor faults.
+func medianProc(ts []cputime.Proc) (wall, cpu, faults float64) {
 	w := make([]time.Duration, len(ts))
 	c := make([]time.Duration, len(ts))
+	f := make([]int64, len(ts))
 	for i, t := range ts {
-		w[i], c[i] = t.Wall, t.CPU
+		w[i], c[i], f[i] = t.Wall, t.CPU, t.MinorFaults
 	}
 	slices.Sort(w)
 	slices.Sort(c)
+	slices.Sort(f)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	return ms(w[len(w)/2]), ms(c[len(c)/2])
+	return ms(w[len(w)/2]), ms(c[len(c)/2]), float64(f[len(f)/2])
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/memrecall/memrecall/internal/cputime"
@@ -83,21 +82,11 @@ func BenchmarkStartUp(b *testing.B) {
 		}
 		r++
 	}
-	median := func(ps []cputime.Proc) (cpu, faults float64) {
-		c := make([]float64, len(ps))
-		f := make([]float64, len(ps))
-		for i, p := range ps {
-			c[i], f[i] = float64(p.CPU.Microseconds())/1000, float64(p.MinorFaults)
-		}
-		slices.Sort(c)
-		slices.Sort(f)
-		return c[len(c)/2], f[len(f)/2]
-	}
-	emptyCPU, emptyFaults := median(times[0])
+	_, emptyCPU, emptyFaults := medianProc(times[0])
 	b.ReportMetric(emptyCPU, "empty-cpu-ms")
 	b.ReportMetric(emptyFaults, "empty-faults")
 	for i, p := range progs[1:] {
-		cpu, faults := median(times[i+1])
+		_, cpu, faults := medianProc(times[i+1])
 		if emptyCPU > 0 {
 			b.ReportMetric(cpu/emptyCPU, p.name+"-cpu-x")
 		}
