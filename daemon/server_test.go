@@ -310,10 +310,23 @@ func TestOneInstance(t *testing.T) {
 func TestIdleExit(t *testing.T) {
 	opts := claudeOpts(t, copyTree(t))
 	opts.Config.IdleExit = Duration(20 * time.Millisecond)
-	s, done := serve(t, opts)
+	s, err := Listen(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The event is handled before Serve starts the janitor, so the idle
+	// period counts from the event's end, not from Listen: a test
+	// goroutine held off the CPU for 20 ms between the two (-race, a
+	// loaded machine) cannot see the daemon exit before its event.
 	if out := s.Handle(event("claude", "s1", "UserPromptSubmit", prompt("deploy checklist"))); out.Output == "" {
+		s.Close()
 		t.Fatal("no answer before idling")
 	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Serve(context.Background())
+	}()
 	<-done // Serve returns by itself once idle; the test times out otherwise
 	if _, err := os.Stat(s.sock); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("socket left after idle exit: %v", err)
