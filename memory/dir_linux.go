@@ -150,7 +150,10 @@ func (d *dirHandle) typeOf(name string) (fs.FileMode, error) {
 // offset, record length, type, NUL-terminated name), leaving out "." and
 // "..". The names are cut from one allocation. typeOf answers for a record
 // of unknown type; an entry that vanished meanwhile is left out, as
-// os.File.ReadDir does.
+// os.File.ReadDir does. Any other typeOf failure ends the listing there:
+// the entries before it are returned with the error, as os.File.ReadDir
+// returns what it read, so the walk lists them with the watch doubted
+// rather than skip the whole directory for one entry.
 func parseDirents(b []byte, typeOf func(string) (fs.FileMode, error)) ([]dirent, error) {
 	count, size := 0, 0
 	for rest := b; len(rest) > 0; {
@@ -184,7 +187,7 @@ func parseDirents(b []byte, typeOf func(string) (fs.FileMode, error)) ([]dirent,
 				continue // gone since the listing
 			}
 			if err != nil {
-				return nil, err
+				return ents, err
 			}
 			e.typ = m
 		}

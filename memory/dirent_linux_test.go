@@ -188,3 +188,44 @@ func TestTypeOfDoesNotFollow(t *testing.T) {
 		t.Errorf("typeOf(gone) err = %v, want ENOENT", err)
 	}
 }
+
+// TestParseDirentsKeepsEntriesBeforeTypeOfFailure: when typeOf fails with
+// anything but ENOENT, the listing stops there and hands back the entries
+// before the failing one with the error, as os.File.ReadDir does, so
+// walkDir walks them (the watch doubted) instead of skipping the directory.
+func TestParseDirentsKeepsEntriesBeforeTypeOfFailure(t *testing.T) {
+	var raw []byte
+	for _, r := range []struct {
+		name string
+		typ  byte
+	}{
+		{"a.md", syscall.DT_REG},
+		{"gone.md", syscall.DT_UNKNOWN},
+		{"sub", syscall.DT_UNKNOWN},
+		{"bad.md", syscall.DT_UNKNOWN},
+		{"c.md", syscall.DT_REG},
+	} {
+		raw = append(raw, direntRec(r.name, r.typ)...)
+	}
+	typeOf := func(name string) (fs.FileMode, error) {
+		switch name {
+		case "gone.md":
+			return 0, syscall.ENOENT
+		case "bad.md":
+			return 0, syscall.EIO
+		}
+		return fs.ModeDir, nil
+	}
+	got, err := parseDirents(raw, typeOf)
+	if err != syscall.EIO {
+		t.Errorf("err = %v, want EIO", err)
+	}
+	var gotC []listEntry
+	for _, e := range got {
+		gotC = append(gotC, listEntry{e.name, e.typ})
+	}
+	want := []listEntry{{"a.md", 0}, {"sub", fs.ModeDir}}
+	if diff := cmp.Diff(want, gotC); diff != "" {
+		t.Errorf("entries before the failure (-want +got):\n%s", diff)
+	}
+}
