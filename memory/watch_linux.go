@@ -111,8 +111,10 @@ const maxWatches = 4096
 // localFS lists the file systems whose notifications cover every change:
 // changes made on another machine (NFS, SMB), by a FUSE daemon or below an
 // overlay's layers are not reported to inotify, so those trees keep the
-// stat revalidation.
-var localFS = [...]int64{
+// stat revalidation. The magic numbers are 32-bit; compared as uint32,
+// since Statfs_t.Type is an int32 on 386 and arm, where btrfs, f2fs and
+// ramfs (high bit set) read negative.
+var localFS = [...]uint32{
 	0xEF53,     // ext2/3/4
 	0x58465342, // xfs
 	0x9123683E, // btrfs
@@ -120,6 +122,12 @@ var localFS = [...]int64{
 	0xF2F52010, // f2fs
 	0x2FC12FC1, // zfs
 	0x858458F6, // ramfs
+}
+
+// isLocalFS reports whether t, a Statfs_t.Type of whatever integer type
+// the platform gives it, is one of localFS.
+func isLocalFS[T ~int32 | ~uint32 | ~int64](t T) bool {
+	return slices.Contains(localFS[:], uint32(t))
 }
 
 // watcher is a catalog's inotify watch. It owns no goroutine: the queue is
@@ -206,7 +214,7 @@ func (w *watcher) addDir(d *dirHandle) {
 		return
 	}
 	var fs syscall.Statfs_t
-	if err := w.sys.fstatfs(d.fd, &fs); err != nil || !slices.Contains(localFS[:], int64(fs.Type)) {
+	if err := w.sys.fstatfs(d.fd, &fs); err != nil || !isLocalFS(fs.Type) {
 		w.doubted = true
 		return
 	}

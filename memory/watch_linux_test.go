@@ -531,3 +531,42 @@ func TestWatchRefusedClears(t *testing.T) {
 		t.Errorf("after a scan that got an instance: WatchRefused %v, Watching %v; want false, true", c.WatchRefused(), c.Watching())
 	}
 }
+
+// TestIsLocalFS: every file-system magic number is recognised (or not)
+// whatever integer type the platform gives Statfs_t.Type: as an int32 (386,
+// arm) btrfs, f2fs and ramfs have the high bit set and read negative, and
+// must still match, as must nothing else with its high bit set (SMB, CIFS).
+func TestIsLocalFS(t *testing.T) {
+	tests := []struct {
+		name  string
+		magic int64
+		local bool
+	}{
+		{"ext4", 0xEF53, true},
+		{"xfs", 0x58465342, true},
+		{"btrfs", 0x9123683E, true},
+		{"tmpfs", 0x01021994, true},
+		{"f2fs", 0xF2F52010, true},
+		{"zfs", 0x2FC12FC1, true},
+		{"ramfs", 0x858458F6, true},
+		{"nfs", 0x6969, false},
+		{"fuse", 0x65735546, false},
+		{"overlay", 0x794C7630, false},
+		{"smb2", 0xFE534D42, false},
+		{"cifs", 0xFF534D42, false},
+		{"zero", 0, false},
+	}
+	for _, tt := range tests {
+		var i32 int32
+		var u32 uint32
+		var i64 int64
+		setFSType(&i32, tt.magic)
+		setFSType(&u32, tt.magic)
+		setFSType(&i64, tt.magic)
+		got := []bool{isLocalFS(i32), isLocalFS(u32), isLocalFS(i64)}
+		want := []bool{tt.local, tt.local, tt.local}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (%#x) as int32, uint32, int64 (-want +got):\n%s", tt.name, tt.magic, diff)
+		}
+	}
+}
