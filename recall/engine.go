@@ -49,6 +49,10 @@ type Engine struct {
 	// beforeScan, when set by a test, runs at the start of each plan's
 	// pipeline: it models a slow scan under synctest's fake clock.
 	beforeScan func()
+	// beforePublish, when set by a test, runs in each plan's pipeline
+	// after the deterministic result is in the fsm, just before Published
+	// closes: where the plan must still hold the rank gate.
+	beforePublish func()
 
 	// origin is the zero of the fsm's time axis (monotonic).
 	origin time.Time

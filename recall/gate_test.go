@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestRankGate: the warm-up's wait returns at once while no plan ranks,
@@ -59,4 +61,33 @@ func TestRankGate(t *testing.T) {
 		}
 		g.leave()
 	})
+}
+
+// TestPlanHoldsGateUntilPublished: a plan leaves the rank gate only after
+// it has published its deterministic result (decision 0612), so the
+// warm-up's indexing does not compete with the hand-off; a plan that left
+// at the end of its ranking, before publishing, fails here.
+func TestPlanHoldsGateUntilPublished(t *testing.T) {
+	f := newFixture(t)
+	e, _ := f.engine(nil, 0)
+	defer e.Shutdown()
+	<-e.Warmed() // the warm-up never enters the gate; let it finish anyway
+	var held []int
+	e.beforePublish = func() {
+		e.gate.mu.Lock()
+		held = append(held, e.gate.busy)
+		e.gate.mu.Unlock()
+	}
+	p := e.Query(t.Context(), Query{Text: "deploy"})
+	<-p.Published()
+	if diff := cmp.Diff([]int{1}, held); diff != "" {
+		t.Errorf("plans holding the gate just before Published closed (-want +got):\n%s", diff)
+	}
+	e.Shutdown() // waits for the plan's goroutine, which leaves after publishing
+	e.gate.mu.Lock()
+	busy := e.gate.busy
+	e.gate.mu.Unlock()
+	if busy != 0 {
+		t.Errorf("%d plans hold the gate after the plan ended, want 0", busy)
+	}
 }

@@ -147,6 +147,9 @@ func (e *Engine) run(p *Plan) {
 		e.applyLocked(p, fsm.SelectorFailed(p.id, e.now(), 0))
 	}
 	e.mu.Unlock()
+	if e.beforePublish != nil {
+		e.beforePublish()
+	}
 	close(p.published)
 	published = true
 	// Only now, with the deterministic result out, may the warm-up's
