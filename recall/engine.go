@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,9 @@ type Engine struct {
 	gate rankGate
 	// warmed is closed when the warm-up goroutine returns.
 	warmed chan struct{}
+	// primed records that the warm-up ran primeRank's ranking; written
+	// before warmed closes, for tests.
+	primed bool
 	// noWarmUp is Options.NoWarmUp: nothing indexes the tree for later
 	// queries, and an empty query does not either (see run).
 	noWarmUp bool
@@ -164,7 +168,7 @@ func (e *Engine) warm() {
 		// holds; give those pages back to the system once, rather than
 		// keep them resident for the daemon's lifetime (decision 0122).
 		debug.FreeOSMemory()
-		e.primeRank(res.Docs)
+		e.primed = e.primeRank(res.Docs)
 	}
 }
 
@@ -180,10 +184,21 @@ func (e *Engine) warm() {
 // before Warmed closes (docs/decisions/0811-first-query-after-warm-up.md).
 // Its query is two documents' titles, so that it matches and weighs
 // postings as a real query does; nothing of it is kept or reported.
-func (e *Engine) primeRank(docs []*memory.Document) {
+//
+// The index may be a Corpus's, shared with other engines (the daemon's
+// sessions): a query of another session may have scanned a newer tree
+// meanwhile, and Rank evicts every entry of a document it is not given, so
+// ranking the warm-up's older documents would throw away that query's
+// entries for the next one to index again. The prime runs only while docs
+// are still the catalog's last scan, and reports whether it ran; a query
+// that has ranked a newer tree already did its work.
+func (e *Engine) primeRank(docs []*memory.Document) bool {
 	e.gate.wait(e.life)
 	if e.life.Err() != nil {
-		return
+		return false
+	}
+	if last, ok := e.cat.Last(); !ok || !slices.Equal(last.Docs, docs) {
+		return false
 	}
 	var text string
 	for _, d := range []*memory.Document{docs[0], docs[len(docs)/2]} {
@@ -193,6 +208,7 @@ func (e *Engine) primeRank(docs []*memory.Document) {
 	}
 	e.index.Rank(score.NewQuery(text, nil), docs)
 	runtime.GC()
+	return true
 }
 
 // scan revalidates the catalog. It is not cancellable on purpose: the

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -82,6 +83,9 @@ func TestWarmUpPrimeLeavesNoTrace(t *testing.T) {
 		e, rec := f.engine(nil, 0)
 		defer e.Shutdown()
 		<-e.Warmed()
+		if !e.primed {
+			t.Fatal("the warm-up did not run its ranking for nothing: nothing here tests it")
+		}
 		if ev := rec.Events(); len(ev) != 0 {
 			t.Errorf("the warm-up sent telemetry: %v", ev)
 		}
@@ -146,5 +150,34 @@ func TestNoWarmUpEmptyQuery(t *testing.T) {
 				t.Errorf("the empty query indexed %d documents", n)
 			}
 		})
+	}
+}
+
+// The warm-up's prime ranks only the catalog's last scan: on a Corpus shared
+// with other sessions, a query may have ranked a newer tree meanwhile, and
+// ranking the warm-up's older documents would evict that query's entries.
+func TestPrimeRankSkipsOlderDocuments(t *testing.T) {
+	f := newFixture(t)
+	e, _ := f.engine(nil, 0)
+	defer e.Shutdown()
+	<-e.Warmed()
+	old, ok := e.cat.Last()
+	if !ok {
+		t.Fatal("no scan after Warmed")
+	}
+	// Another session's query finds a changed topic and ranks the newer tree.
+	f.write(t, memory.ScopeProject, "deploy-1.md", "project", "Deploy note 1", "steps for the release, changed", "Body of note, changed.", 1)
+	p := e.Query(t.Context(), Query{Text: "deploy"})
+	<-p.Settled()
+	p.End()
+	cur, ok := e.cat.Last()
+	if !ok || slices.Equal(cur.Docs, old.Docs) {
+		t.Fatal("the query's scan did not see the changed topic")
+	}
+	if e.primeRank(old.Docs) {
+		t.Error("primeRank ranked the warm-up's older documents over a newer scan")
+	}
+	if !e.primeRank(cur.Docs) {
+		t.Error("primeRank skipped the catalog's last scan")
 	}
 }
