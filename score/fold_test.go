@@ -87,11 +87,11 @@ func TestFoldedMatches(t *testing.T) {
 }
 
 // TestPropFold: folding is idempotent, and an exact match never scores
-// below the same text matched through its folded form. The fragments
-// never give a query word without its marks whose marked form they also
-// hold ("strasse" beside "Straße"): such a query matches the folded copy
-// exactly and the marked original only through folding, and ranks the
-// copy first by design.
+// below the same text matched through its folded form, unless the query
+// holds a word without its marks whose marked form the document holds
+// ("muller" beside "Müller", which the fragments give since 0219): such
+// a query matches the folded copy exactly and the marked original only
+// through folding, and ranks the copy first by design.
 func TestPropFold(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		text := textGen(4).Draw(t, "text")
@@ -101,13 +101,34 @@ func TestPropFold(t *testing.T) {
 			}
 		}
 		d := docGen().Draw(t, "doc")
+		if rapid.Bool().Draw(t, "holdsQuery") {
+			d.Body += " " + text // random fragments rarely share a marked word
+		}
 		fd := *d
 		fd.Title, fd.Description, fd.Body = foldText(d.Title), foldText(d.Description), foldText(d.Body)
 		q := NewQuery(text, nil)
-		if exact, viaFold := fieldScore(q, d), fieldScore(q, &fd); exact < viaFold && sameTokens(d, &fd) {
+		if exact, viaFold := fieldScore(q, d), fieldScore(q, &fd); exact < viaFold && sameTokens(d, &fd) && !unmarkedTwin(q, d) {
 			t.Fatalf("query %q: exact document scores %v, its folded copy %v", q.Tokens(), exact, viaFold)
 		}
 	})
+}
+
+// unmarkedTwin reports that a query word is its own fold and the fold of
+// a different word of d: the query names the marked word without its
+// marks.
+func unmarkedTwin(q Query, d *memory.Document) bool {
+	words := Tokens(d.Title + " " + d.Description + " " + d.Body)
+	for _, t := range q.Tokens() {
+		if fold(t) != t {
+			continue
+		}
+		for _, w := range words {
+			if w != t && fold(w) == t {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // foldText folds every word of text, leaving the rest.
