@@ -336,9 +336,9 @@ func TestScoreDirectFoldedKeys(t *testing.T) {
 }
 
 // TestScoreDirectLongThaiRun: a Thai run longer than the raw pass's
-// buffer, made of n-grams that do not repeat, is scored in pieces without
-// losing the n-grams that straddle a piece's end: a query of every 40
-// tokens of the run in turn.
+// buffer, made of n-grams that do not repeat, is scored by the raw pass in
+// pieces without losing the n-grams that straddle a piece's end: a query
+// of every 40 tokens of the run in turn.
 func TestScoreDirectLongThaiRun(t *testing.T) {
 	var b strings.Builder
 	r := rand.New(rand.NewPCG(12, 1))
@@ -355,6 +355,13 @@ func TestScoreDirectLongThaiRun(t *testing.T) {
 	for i := 0; i < len(toks); i += 40 {
 		q := probeQuery(toks[i:min(i+40, len(toks))])
 		checkDirectRef(t, &q, d, ref)
+		// The general path would find the same: the raw pass must
+		// not hand the run to it.
+		var buf []string
+		var masks [MaxQueryTokens]field
+		if !scoreRawField(&q, text, fieldBody, &buf, &masks) {
+			t.Fatalf("the raw pass gives up on a Thai run of %d bytes", len(text))
+		}
 	}
 }
 
