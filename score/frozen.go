@@ -625,7 +625,8 @@ func (ix *Index) Freeze(docs []*memory.Document) bool {
 			all = append(all, d)
 		}
 	}
-	return ix.freezeLocked(all)
+	ix.freezeLocked(all)
+	return true
 }
 
 // held lists the documents the index holds, by slot. The caller holds the
@@ -648,7 +649,7 @@ func (ix *Index) held() []*memory.Document {
 // The bytes are its own encoding, just made: it views them without
 // decodeFrozen's checks, which are for bytes read from outside (a
 // snapshot).
-func (ix *Index) freezeLocked(docs []*memory.Document) bool {
+func (ix *Index) freezeLocked(docs []*memory.Document) {
 	f := viewFrozen(encodeFrozen(ix.collectFrozen(docs)))
 	ix.damage += ix.base.damageCount()
 	ix.entries = make(map[*memory.Document]*entry, len(docs))
@@ -656,7 +657,6 @@ func (ix *Index) freezeLocked(docs []*memory.Document) bool {
 	ix.lists, ix.slots, ix.free, ix.base = nil, nil, nil, nil
 	ix.stale, ix.total, ix.refreeze = 0, 0, false
 	ix.install(f, docs)
-	return true
 }
 
 // Relayout lays the index out again, over every document it holds, when
@@ -673,7 +673,8 @@ func (ix *Index) Relayout() bool {
 	if !ix.refreeze {
 		return false
 	}
-	return ix.freezeLocked(ix.held())
+	ix.freezeLocked(ix.held())
+	return true
 }
 
 // RelayoutDue reports whether a Relayout would lay the index out.
