@@ -82,8 +82,26 @@ func WriteStartNote(dir string, now time.Time, why string) error {
 }
 
 // ReadStartNote returns dir's start note without its newline, or "" when
-// there is none.
+// there is none. It refuses, with an error wrapping wire.ErrUnsafeDir, a
+// directory or note that another user owns or that the group or others
+// can access: in the /tmp fallback another user could have made the
+// directory first and planted a note. The note is still outside text to
+// its caller (a planted one could only be written before the directory
+// was made private): print it through a terminal sanitiser.
 func ReadStartNote(dir string) (string, error) {
+	di, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("daemon: start note: %w", err)
+	}
+	if !di.IsDir() {
+		return "", fmt.Errorf("daemon: start note: %w: not a directory", wire.ErrUnsafeDir)
+	}
+	if err := wire.CheckPrivate(di); err != nil {
+		return "", fmt.Errorf("daemon: start note directory: %w", err)
+	}
 	f, err := os.Open(filepath.Join(dir, StartNoteName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
@@ -92,6 +110,16 @@ func ReadStartNote(dir string) (string, error) {
 		return "", fmt.Errorf("daemon: start note: %w", err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("daemon: start note: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("daemon: start note: %w: not a regular file", wire.ErrUnsafeDir)
+	}
+	if err := wire.CheckPrivate(fi); err != nil {
+		return "", fmt.Errorf("daemon: start note: %w", err)
+	}
 	buf := make([]byte, maxStartNote)
 	n, err := f.Read(buf)
 	if err != nil && n == 0 && !errors.Is(err, io.EOF) {

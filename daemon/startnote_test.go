@@ -106,3 +106,36 @@ func TestStartNote(t *testing.T) {
 		t.Errorf("removing no note: %v", err)
 	}
 }
+
+// TestReadStartNoteRefusesForeignNote: in the /tmp fallback another user
+// may make the runtime directory first and plant a note, so ReadStartNote
+// refuses a directory or note that group or others can reach, or that
+// another user owns, and reads nothing from it.
+func TestReadStartNoteRefusesForeignNote(t *testing.T) {
+	at := time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		spoil func(dir, note string) error
+	}{
+		{"directory open to others", func(dir, _ string) error { return os.Chmod(dir, 0o755) }},
+		{"note open to others", func(_, note string) error { return os.Chmod(note, 0o644) }},
+		{"directory owned by another user", func(dir, _ string) error { return os.Chown(dir, 4242, 4242) }},
+		{"note owned by another user", func(_, note string) error { return os.Chown(note, 4242, 4242) }},
+	} {
+		dir := runtimeDir(t)
+		if err := WriteStartNote(dir, at, "listen: permission denied"); err != nil {
+			t.Fatal(err)
+		}
+		if note, err := ReadStartNote(dir); err != nil || note == "" {
+			t.Fatalf("%s: before spoiling: %q, %v", tc.name, note, err)
+		}
+		if err := tc.spoil(dir, filepath.Join(dir, StartNoteName)); err != nil {
+			t.Logf("%s: skipped: %v", tc.name, err) // chown needs root
+			continue
+		}
+		note, err := ReadStartNote(dir)
+		if !errors.Is(err, wire.ErrUnsafeDir) || note != "" {
+			t.Errorf("%s: ReadStartNote = %q, %v; want nothing and wire.ErrUnsafeDir", tc.name, note, err)
+		}
+	}
+}

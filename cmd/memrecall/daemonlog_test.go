@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -103,5 +104,36 @@ func TestDetachedDaemonSaysWhyItDidNotStart(t *testing.T) {
 		if want := "no daemon running\nlast start: " + note + "\n"; out.String() != want {
 			t.Errorf("%s: status %q, want %q", tc.name, out.String(), want)
 		}
+	}
+}
+
+// TestStatusStartNoteIsSafe: with no daemon, status prints the start note
+// with its terminal escapes escaped, and --json prints JSON, not text.
+func TestStatusStartNoteIsSafe(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mrs") // short: the socket path has a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	t.Setenv(wire.EnvDir, dir)
+	note := "2026-11-30T18:00:00Z pid 1 did not start: \x1b]0;owned\a\x1b[2J"
+	if err := os.WriteFile(filepath.Join(dir, daemon.StartNoteName), []byte(note+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := runStatus(nil, &out, &errOut); code != 1 {
+		t.Errorf("status exit %d, want 1", code)
+	}
+	want := "no daemon running\nlast start: 2026-11-30T18:00:00Z pid 1 did not start: \\x1b]0;owned\\a\\x1b[2J\n"
+	if out.String() != want {
+		t.Errorf("status %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	if code := runStatus([]string{"--json"}, &out, &errOut); code != 1 {
+		t.Errorf("status --json exit %d, want 1", code)
+	}
+	var got noDaemon
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got != (noDaemon{LastStart: note}) {
+		t.Errorf("status --json %q (%v), want JSON with running false and the note", out.String(), err)
 	}
 }

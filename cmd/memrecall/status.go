@@ -26,10 +26,19 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	dir := wire.Dir(os.Getenv)
 	resp, err := ask(dir, wire.Request{Version: wire.Version, Op: wire.OpStatus})
 	if err != nil || resp.Status == nil {
-		fmt.Fprintln(stdout, "no daemon running")
 		// A detached daemon that did not start left its reason here.
-		if note, _ := daemon.ReadStartNote(dir); note != "" {
-			fmt.Fprintf(stdout, "last start: %s\n", note)
+		// ReadStartNote refuses a note another user could have planted;
+		// termSafe still escapes whatever it holds before it reaches the
+		// terminal.
+		note, _ := daemon.ReadStartNote(dir)
+		if *asJSON {
+			out, _ := json.MarshalIndent(noDaemon{LastStart: note}, "", "  ")
+			fmt.Fprintf(stdout, "%s\n", out)
+			return 1
+		}
+		fmt.Fprintln(stdout, "no daemon running")
+		if note != "" {
+			fmt.Fprintf(stdout, "last start: %s\n", termSafe(note))
 		}
 		return 1
 	}
@@ -69,6 +78,13 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	return 0
+}
+
+// noDaemon is `status --json` when no daemon answers: running false, and
+// the start note a detached daemon that did not start left, if any.
+type noDaemon struct {
+	Running   bool   `json:"running"`
+	LastStart string `json:"last_start,omitempty"`
 }
 
 // watchState is a corpus's WATCH cell in status: inotify (a watch answers

@@ -63,6 +63,21 @@ func EnsureDir(dir string) error {
 	return nil
 }
 
+// CheckPrivate returns an ErrUnsafeDir error unless fi is owned by this
+// user (where files have owners) and gives the group and others no
+// access: what a reader of a file in the runtime directory requires
+// before trusting it, since in the /tmp fallback another user may have
+// made the directory first.
+func CheckPrivate(fi os.FileInfo) error {
+	if uid, ok := ownerUID(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("%w: owned by uid %d", ErrUnsafeDir, uid)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("%w: mode %v", ErrUnsafeDir, fi.Mode().Perm())
+	}
+	return nil
+}
+
 // EnvNames lists the environment variables the hook forwards to the
 // daemon: the ones that decide where each agent keeps its memory. A name
 // that looks like a secret is never forwarded, whatever its prefix.
