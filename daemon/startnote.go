@@ -60,7 +60,8 @@ func StartFailure(err error) string {
 
 // WriteStartNote replaces dir's start note with one line: the time, the
 // process id and why (StartFailure's words). It writes only into a
-// runtime directory that EnsureDir accepts, mode 0600.
+// runtime directory that EnsureDir accepts, mode 0600 even when an
+// older note had another.
 func WriteStartNote(dir string, now time.Time, why string) error {
 	if err := wire.EnsureDir(dir); err != nil {
 		return err
@@ -71,7 +72,12 @@ func WriteStartNote(dir string, now time.Time, why string) error {
 	if err != nil {
 		return fmt.Errorf("daemon: start note: %w", err)
 	}
-	_, err = f.WriteString(line)
+	// O_TRUNC keeps an existing note's mode: make it 0600 whatever an
+	// earlier mode or umask left, as OpenLog does for the log.
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.WriteString(line)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -139,3 +139,29 @@ func TestReadStartNoteRefusesForeignNote(t *testing.T) {
 		}
 	}
 }
+
+// TestStartNoteMadePrivate: an existing note keeps its mode through
+// O_TRUNC, so WriteStartNote makes it 0600 itself.
+func TestStartNoteMadePrivate(t *testing.T) {
+	dir := runtimeDir(t)
+	path := filepath.Join(dir, StartNoteName)
+	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteStartNote(dir, time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC), "listen: permission denied"); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fi.Mode().Perm(); m != 0o600 {
+		t.Errorf("rewritten note mode %v, want 0600", m)
+	}
+	if note, err := ReadStartNote(dir); err != nil || !strings.HasSuffix(note, "did not start: listen: permission denied") {
+		t.Errorf("rewritten note %q, %v", note, err)
+	}
+}
