@@ -81,11 +81,12 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "daemon: %v\n", err)
 		return 1
 	}
+	// Listen made the runtime directory and holds the lock: an older
+	// start's failure is moot now, whether this daemon is detached or not
+	// (decision 0722).
+	daemon.RemoveStartNote(dir)
 	if *detached {
-		// Listen made the runtime directory and holds the lock; no
-		// goroutine of the server runs before Serve. An older start's
-		// failure is moot now.
-		daemon.RemoveStartNote(dir)
+		// No goroutine of the server runs before Serve.
 		if lf, err := daemon.OpenLog(dir, 0); err == nil {
 			defer lf.Close()
 			detachedLog.f = lf

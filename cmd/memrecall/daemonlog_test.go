@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memrecall/memrecall/daemon"
 	"github.com/memrecall/memrecall/daemon/wire"
@@ -142,5 +143,33 @@ func TestStatusStartNoteIsSafe(t *testing.T) {
 	var got noDaemon
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got != (noDaemon{LastStart: note}) {
 		t.Errorf("status --json %q (%v), want JSON with running false and the note", out.String(), err)
+	}
+}
+
+// TestListeningDaemonRemovesStartNote: any daemon that listens, detached
+// or in the foreground, makes an older start's failure moot and removes
+// its note (decision 0722), so status does not show it after this daemon
+// exits.
+func TestListeningDaemonRemovesStartNote(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mrr") // short: the socket path has a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	home := t.TempDir()
+	t.Setenv(wire.EnvDir, dir)
+	t.Setenv("HOME", home)
+	t.Setenv(daemon.EnvConfig, filepath.Join(home, "none.json"))
+	t.Setenv(envSnapshot, "off")
+	if err := daemon.WriteStartNote(dir, time.Now(), "listen: permission denied"); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	// In the foreground, exiting when idle: no event comes.
+	if code := runDaemon([]string{"--idle", "1ms"}, &out, &errOut); code != 0 {
+		t.Fatalf("daemon exit %d, stderr %q", code, errOut.String())
+	}
+	if note, err := daemon.ReadStartNote(dir); err != nil || note != "" {
+		t.Errorf("after a daemon listened: start note %q (%v), want none", note, err)
 	}
 }
