@@ -682,27 +682,3 @@ func TestDroppedCorpusReleasesWatch(t *testing.T) {
 		t.Error("the dropped corpus still watches its tree")
 	}
 }
-
-// TestIdleExitWaitsForEventInFlight: the daemon is not idle while an event
-// is handled, however long past its idle period that takes; the period
-// counts from the event's end. (A first query on a cold tree longer than
-// a short --idle was cut: TestIdleExit under -race on a loaded machine.)
-func TestIdleExitWaitsForEventInFlight(t *testing.T) {
-	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	opts := claudeOpts(t, copyTree(t))
-	opts.IdleExit = time.Minute
-	opts.Now = func() time.Time { return now }
-	s := newServer(opts)
-	defer s.shutdownSessions()
-	var got []bool
-	s.beginEvent()
-	now = now.Add(2 * time.Minute)
-	got = append(got, s.sweep()) // in flight past the period
-	s.record(2 * time.Minute)
-	got = append(got, s.sweep()) // just ended
-	now = now.Add(2 * time.Minute)
-	got = append(got, s.sweep()) // a period after its end
-	if d := cmp.Diff([]bool{false, false, true}, got); d != "" {
-		t.Errorf("idle (-want +got):\n%s", d)
-	}
-}
