@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -61,8 +62,13 @@ func TestRun(t *testing.T) {
 			if diff := cmp.Diff(tc.wantOut, out.String()); diff != "" {
 				t.Errorf("stdout (-want +got):\n%s", diff)
 			}
-			if p.Wall <= 0 || p.CPU < 0 || p.MinorFaults < 0 {
+			if p.Wall <= 0 {
 				t.Errorf("Run = %+v, want a positive wall time", p)
+			}
+			// A Go process faults in its pages: on Linux the kernel
+			// counts them for the child (elsewhere childFaults may say 0).
+			if runtime.GOOS == "linux" && p.MinorFaults <= 0 {
+				t.Errorf("Run = %+v, want the child's minor faults counted", p)
 			}
 		})
 	}
