@@ -1,3 +1,8 @@
+//go:build unix
+
+// The daemon runs only on Unix (a socket and an flock'd lock), so this
+// benchmark, which starts one, is built only there.
+
 package main
 
 import (
