@@ -79,8 +79,10 @@ func raw2Index(c, c1 byte) uint { return uint(c&0x1F)<<6 | uint(c1&0x3F) }
 type thaiRaw struct {
 	class runeClass
 	ccc   uint8
-	// order is ccc, or 255 for combining class 0: a code point is out of
-	// canonical order when the previous one's class is above its order.
+	// order is ccc − 1 for a mark (combining class above 0), 255 for any
+	// other code point: a previous class above it, a mark after a mark of
+	// its class or above (out of canonical order, or the start of what
+	// may be a long run: see normalizeFast), hands the field over.
 	order uint8
 	role  uint8
 	size  uint8  // the length of nfkc: 3, or 6 for ำ
@@ -99,7 +101,7 @@ var thaiRawTable = func() (t [0x80]thaiRaw) {
 	for i := range t {
 		r := rune(0x0E00 + i)
 		kind, ccc := fastRune(r)
-		e := thaiRaw{class: classUnsure, ccc: ccc, order: ccc}
+		e := thaiRaw{class: classUnsure, ccc: ccc, order: ccc - 1}
 		if ccc == 0 {
 			e.order = 255
 		}
@@ -354,8 +356,9 @@ func isRawCJK3(c, c1, c2 byte) bool {
 // scanRawThai scores the cluster n-grams of the Thai run of raw text s
 // that starts at start (see clusterGramSpans and nextCluster) and returns
 // the run's end; ok is false if it meets a code point rawClass is unsure
-// of, or marks out of canonical order. rawClass gives classSEA only to
-// Thai: Lao, Khmer and Myanmar are not in normalizeFast's list.
+// of, or a mark after a mark of its class or above (see normalizeFast).
+// rawClass gives classSEA only to Thai: Lao, Khmer and Myanmar are not in
+// normalizeFast's list.
 //
 // The run is copied as normalisation writes it, ำ as ํ า, into a buffer
 // (ำ ends a cluster as the closing vowel า after the mark ํ does, so the
@@ -380,7 +383,9 @@ func scanRawThai(q *Query, s string, start int, th *thaiScratch, f field, masks 
 			break // not Thai: the run ends
 		}
 		if last > t.order {
-			return i, false // normalisation would reorder the marks
+			// Normalisation would reorder the marks, or NFKC may
+			// break their run (see normalizeFast).
+			return i, false
 		}
 		last = t.ccc
 		if n+6 > thaiBuf {

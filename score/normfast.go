@@ -100,11 +100,21 @@ func wideASCII(r rune) byte {
 }
 
 // normalizeFast is Normalize for text made only of code points fastRune
-// handles, in canonical order; ok is false for any other text, which must
+// handles, in canonical order, with no mark (combining class above 0)
+// after a mark of its class; ok is false for any other text, which must
 // take the full path. Such text is NFKC once its full-width forms are
 // mapped, and stays NFKC once lower-cased, so one pass decides and text
 // that is already normalised (most non-ASCII memory text) is returned as
 // it is, without a copy.
+//
+// Runs of marks: x/text's NFKC follows the Stream-Safe Text Format (UAX
+// #15), inserting U+034F after 30 non-starters in a row and counting the
+// mark a character before the run decomposes to (à, が), so a run of 30
+// marks can be broken. The fast paths (this one and the raw pass's
+// scanRawThai) do not count: they hand over a mark after a mark of its
+// class or above. Their marks have three classes (9, 103, 107;
+// TestLongMarkRuns), so a run of four or more in canonical order holds
+// such a pair, and every path writes x/text's form.
 func normalizeFast(text string) (string, bool) {
 	// b is the rebuilt text, started (built) at the first code point
 	// that changes; until then the text is its own normal form. Once
@@ -173,8 +183,8 @@ func normalizeFast(text string) (string, bool) {
 		if kind == fastNone {
 			return "", false // also invalid UTF-8: RuneError is not handled
 		}
-		if ccc != 0 && last > ccc {
-			return "", false // marks out of canonical order
+		if ccc != 0 && last >= ccc {
+			return "", false // out of canonical order, or a run (see above)
 		}
 		last = ccc
 		switch kind {

@@ -1,12 +1,14 @@
 package score
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/memory"
 	"golang.org/x/text/unicode/norm"
 	"pgregory.net/rapid"
 )
@@ -285,6 +287,63 @@ func TestStableKanaHangul(t *testing.T) {
 					t.Fatalf("%+q: size %d, fastRune %d, %d, class %d; want 3, stable, 0, CJK", s[:3], size, kind, ccc, classify(r))
 				}
 			}
+		}
+	}
+}
+
+// TestLongMarkRuns: x/text's NFKC breaks a run of more than 30
+// non-starters with U+034F (the Stream-Safe Text Format), counting the
+// mark a character before the run decomposes to (à, が); the fast paths
+// hand such runs to it (see normalizeFast), so a field holds the same tokens
+// whether or not something else in it (①) sends it down the full path.
+func TestLongMarkRuns(t *testing.T) {
+	var classes []uint8 // the hand-over counts on three
+	for r := rune(0); r <= 0xFFFF; r++ {
+		if _, ccc := fastRune(r); ccc != 0 && !slices.Contains(classes, ccc) {
+			classes = append(classes, ccc)
+		}
+	}
+	slices.Sort(classes)
+	if diff := cmp.Diff([]uint8{9, 103, 107}, classes); diff != "" {
+		t.Fatalf("fastRune's combining classes (-want +got):\n%s", diff)
+	}
+	marks := func(m string, n int) string { return strings.Repeat(m, n) }
+	for _, s := range []string{
+		"ก" + marks("\u0e48", 29) + "ข",
+		"ก" + marks("\u0e48", 30) + "ข",
+		"ก" + marks("\u0e48", 31) + "ข", // the finding's text
+		"ก" + marks("\u0e38\u0e48", 20) + "ข",
+		"à" + marks("\u0e48", 30) + "ข",
+		"が" + marks("\u0e48", 30) + "ข",
+		"ขก" + marks("\u0e3a", 40) + "ขค",
+		"ก" + marks("\u0e3a", 28) + "\u0e38\u0e48ข", // three classes in order
+		"ก" + marks("\u0e3a", 27) + "\u0e38\u0e48ข",
+		"ก" + marks("\u0e3a", 26) + "\u0e38\u0e38\u0e48\u0e48ข",
+		"a" + marks("\u0301", 31),
+	} {
+		type result struct {
+			Norm, NormMixed string
+			Self            int
+			Missing         []string // tokens of s that "① "+s lacks
+		}
+		mixed := map[string]bool{}
+		for _, tok := range AppendTokens(nil, "① "+s) {
+			mixed[tok] = true
+		}
+		var missing []string
+		for _, tok := range AppendTokens(nil, s) {
+			if !mixed[tok] {
+				missing = append(missing, tok)
+			}
+		}
+		want := result{Norm: normalizeFull(s), NormMixed: normalizeFull("① " + s), Self: 2}
+		got := result{Norm: Normalize(s), NormMixed: Normalize("① " + s), Self: MatchLevel(s, s), Missing: missing}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%+q (-want +got):\n%s", s, diff)
+		}
+		q := NewQuery(strings.Join(AppendTokens(nil, s), " "), nil)
+		for _, body := range []string{s, "① " + s, s + " " + s} {
+			checkDirect(t, &q, &memory.Document{Title: s, Body: body})
 		}
 	}
 }
