@@ -85,26 +85,7 @@ func TestConfigReloadedWhenChanged(t *testing.T) {
 // rule, memory.RacyWindow). Each version names a different root of the
 // same length.
 func TestConfigSameSizeEditInOneTick(t *testing.T) {
-	base := t.TempDir()
-	treeA, treeB := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for _, d := range []struct{ dir, name, db string }{{treeA, "db-a.md", "pg-alpha"}, {treeB, "db-b.md", "pg-bravo"}} {
-		note := "---\ntype: project\nname: Staging database\ndescription: where the staging database lives\n---\nThe staging database is " + d.db + ".\n"
-		if err := os.MkdirAll(d.dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d.dir, d.name), []byte(note), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := filepath.Join(t.TempDir(), "config.json")
-	write := func(project string) []byte {
-		t.Helper()
-		b, _ := json.Marshal(Config{Roots: map[string]RootsConfig{"claude": {Project: project}}})
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	treeA, treeB, path, write := twoTreeConfig(t)
 	a := write(treeA)
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -172,26 +153,7 @@ func TestConfigEditKeepingMtime(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the stamp holds the change time on Linux only")
 	}
-	base := t.TempDir()
-	treeA, treeB := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for _, d := range []struct{ dir, name, db string }{{treeA, "db-a.md", "pg-alpha"}, {treeB, "db-b.md", "pg-bravo"}} {
-		note := "---\ntype: project\nname: Staging database\ndescription: where the staging database lives\n---\nThe staging database is " + d.db + ".\n"
-		if err := os.MkdirAll(d.dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d.dir, d.name), []byte(note), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := filepath.Join(t.TempDir(), "config.json")
-	write := func(project string) []byte {
-		t.Helper()
-		b, _ := json.Marshal(Config{Roots: map[string]RootsConfig{"claude": {Project: project}}})
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	treeA, treeB, path, write := twoTreeConfig(t)
 	a := write(treeA)
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -354,4 +316,33 @@ func TestConfigFutureDateBounded(t *testing.T) {
 			t.Errorf("%v after the first event: stamp trusted = %v, want %v", st.after, got, st.trusted)
 		}
 	}
+}
+
+// twoTreeConfig makes two memory trees whose notes differ only in the
+// database they name (pg-alpha, pg-bravo: the same length), and a config
+// path; write points the config's claude project root at a tree and
+// returns the bytes it wrote.
+func twoTreeConfig(t *testing.T) (treeA, treeB, path string, write func(project string) []byte) {
+	t.Helper()
+	base := t.TempDir()
+	treeA, treeB = filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []struct{ dir, name, db string }{{treeA, "db-a.md", "pg-alpha"}, {treeB, "db-b.md", "pg-bravo"}} {
+		note := "---\ntype: project\nname: Staging database\ndescription: where the staging database lives\n---\nThe staging database is " + d.db + ".\n"
+		if err := os.MkdirAll(d.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d.dir, d.name), []byte(note), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path = filepath.Join(t.TempDir(), "config.json")
+	write = func(project string) []byte {
+		t.Helper()
+		b, _ := json.Marshal(Config{Roots: map[string]RootsConfig{"claude": {Project: project}}})
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	return treeA, treeB, path, write
 }
