@@ -21,16 +21,7 @@ import (
 // rotation would overwrite). The log here is one byte short of the limit:
 // any line written by the loser would rotate it.
 func TestLosingDaemonLeavesLogAlone(t *testing.T) {
-	dir, err := os.MkdirTemp("", "mrl") // short: the socket path has a length limit
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	home := t.TempDir()
-	t.Setenv(wire.EnvDir, dir)
-	t.Setenv("HOME", home)
-	t.Setenv(daemon.EnvConfig, filepath.Join(home, "none.json"))
-	t.Setenv(envSnapshot, "off")
+	dir := isolatedDaemonDir(t, "mrl")
 	winner, err := daemon.Listen(daemon.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -151,16 +142,7 @@ func TestStatusStartNoteIsSafe(t *testing.T) {
 // its note (decision 0722), so status does not show it after this daemon
 // exits.
 func TestListeningDaemonRemovesStartNote(t *testing.T) {
-	dir, err := os.MkdirTemp("", "mrr") // short: the socket path has a length limit
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	home := t.TempDir()
-	t.Setenv(wire.EnvDir, dir)
-	t.Setenv("HOME", home)
-	t.Setenv(daemon.EnvConfig, filepath.Join(home, "none.json"))
-	t.Setenv(envSnapshot, "off")
+	dir := isolatedDaemonDir(t, "mrr")
 	if err := daemon.WriteStartNote(dir, time.Now(), "listen: permission denied"); err != nil {
 		t.Fatal(err)
 	}
@@ -172,4 +154,22 @@ func TestListeningDaemonRemovesStartNote(t *testing.T) {
 	if note, err := daemon.ReadStartNote(dir); err != nil || note != "" {
 		t.Errorf("after a daemon listened: start note %q (%v), want none", note, err)
 	}
+}
+
+// isolatedDaemonDir makes a runtime directory with a short name (a
+// socket path has a length limit), removed when the test ends, and points
+// the daemon at it with a fresh HOME, no config file and no snapshot.
+func isolatedDaemonDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	home := t.TempDir()
+	t.Setenv(wire.EnvDir, dir)
+	t.Setenv("HOME", home)
+	t.Setenv(daemon.EnvConfig, filepath.Join(home, "none.json"))
+	t.Setenv(envSnapshot, "off")
+	return dir
 }
