@@ -504,7 +504,10 @@ func (c *Catalog) scan() (Result, error) {
 	}
 
 	out := make([]outcome, len(w.jobs))
-	if fresh[0]+fresh[1] >= c.textsMin {
+	// A scan that reads at least textsMin files for the first time is a
+	// cold read of a tree: it maps its memory in blocks (texts, outcomes).
+	coldRead := fresh[0]+fresh[1] >= c.textsMin
+	if coldRead {
 		// A scan that reads a tree for the first time maps its outcomes
 		// in one call too; a rescan (the daemon's, a warm StatOnly
 		// engine's) makes no such call for the little it writes.
@@ -524,7 +527,7 @@ func (c *Catalog) scan() (Result, error) {
 		wg.Go(func() {
 			var crlf []byte
 			var tx *texts // nil: each document's text is its own allocation
-			if fresh[0]+fresh[1] >= c.textsMin {
+			if coldRead {
 				tx = new(texts)
 			}
 			for {
