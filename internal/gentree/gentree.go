@@ -123,8 +123,8 @@ func (g *Gen) word(r *rand.Rand, i int) string {
 		// syllables as Thai writes them: now and then a leading vowel
 		// (เ แ โ ใ ไ), a consonant, a vowel above or below it half
 		// the time (ั ิ ี ุ), a tone mark (่ ้) one time in five, and a
-		// closing vowel (ะ า ำ) one time in three; ำ (which NFKC writes
-		// ํ า) in one syllable in ten, as in ทำ น้ำ สำคัญ
+		// closing vowel (ะ or า) in two syllables in ten and ำ (which NFKC
+		// writes ํ า) in one in ten, as in ทำ น้ำ สำคัญ
 		var b strings.Builder
 		for range 2 + r.IntN(3) {
 			if r.IntN(7) == 0 {
