@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -236,7 +235,7 @@ func exchange(sock string, deadline time.Time, now func() time.Time, encode func
 	if left <= 0 {
 		return wire.Response{}, ErrTimeout
 	}
-	c, err := net.DialTimeout("unix", sock, left)
+	c, err := dial(sock, time.Now().Add(left))
 	if err != nil {
 		return wire.Response{}, fmt.Errorf("%w: %w", ErrNoDaemon, err)
 	}

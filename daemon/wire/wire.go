@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"time"
 )
 
@@ -186,11 +185,20 @@ func Read(r io.Reader, limit int, v any) error {
 	return nil
 }
 
+// Conn is what Exchange needs of a connection: a net.Conn is one, and so
+// is the hook's socket, an *os.File on a Unix socket, which spares the hook
+// binary package net (docs/decisions/0820-static-hook.md).
+type Conn interface {
+	io.Reader
+	io.Writer
+	SetDeadline(t time.Time) error
+}
+
 // Exchange is one request and its answer on c, the whole of a connection's
 // use: it sets c's deadline, writes req as a frame and reads the Response.
 // The hook and the command line's Ask both talk to the daemon through it.
 // Exchange does not close c.
-func Exchange(c net.Conn, req Request, deadline time.Time) (Response, error) {
+func Exchange(c Conn, req Request, deadline time.Time) (Response, error) {
 	frame, err := Encode(req)
 	if err != nil {
 		return Response{}, err
@@ -200,7 +208,7 @@ func Exchange(c net.Conn, req Request, deadline time.Time) (Response, error) {
 
 // ExchangeFrame is Exchange with the request already encoded (Encode), for
 // a caller that validates its request before it dials.
-func ExchangeFrame(c net.Conn, frame []byte, deadline time.Time) (Response, error) {
+func ExchangeFrame(c Conn, frame []byte, deadline time.Time) (Response, error) {
 	if err := c.SetDeadline(deadline); err != nil {
 		return Response{}, fmt.Errorf("wire: deadline: %w", err)
 	}

@@ -1,0 +1,184 @@
+//go:build unix
+
+package hook
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/memrecall/memrecall/daemon/wire"
+)
+
+// shortDir is a runtime directory whose socket path fits sun_path.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "mrd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// serve listens on dir's socket and runs answer on each accepted
+// connection (after reading nothing: the hook writes first and does not
+// wait for a read), until the test ends.
+func serve(t *testing.T, dir string, answer func(c net.Conn)) {
+	t.Helper()
+	l, err := net.Listen("unix", filepath.Join(dir, wire.SocketName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { l.Close(); <-done })
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			answer(c)
+			c.Close()
+		}
+	}()
+}
+
+// TestSocketClientFailsOpen runs the hook against daemons that answer
+// well, badly or not at all: each bad case is the error the hook ignores,
+// with nothing printed, and none of them outlasts the run's budget.
+func TestSocketClientFailsOpen(t *testing.T) {
+	readReq := func(c net.Conn) wire.Request {
+		var req wire.Request
+		if err := wire.Read(c, wire.MaxRequestBytes, &req); err != nil {
+			t.Errorf("daemon side: %v", err)
+		}
+		return req
+	}
+	cases := []struct {
+		name    string
+		answer  func(c net.Conn) // nil: no daemon listens
+		wantErr error
+		wantOut string
+	}{
+		{name: "no daemon", wantErr: ErrNoDaemon},
+		{name: "answers", answer: func(c net.Conn) {
+			req := readReq(c)
+			wire.Write(c, wire.Response{Version: wire.Version, Output: "agent=" + req.Agent})
+		}, wantOut: "agent=claude"},
+		{name: "closes at once", answer: func(c net.Conn) {}, wantErr: ErrBadAnswer},
+		{name: "never answers", answer: func(c net.Conn) {
+			readReq(c)
+			time.Sleep(300 * time.Millisecond) // beyond the 100 ms budget
+		}, wantErr: os.ErrDeadlineExceeded},
+		{name: "frame too large", answer: func(c net.Conn) {
+			readReq(c)
+			var hdr [4]byte
+			binary.BigEndian.PutUint32(hdr[:], wire.MaxResponseBytes+1)
+			c.Write(hdr[:])
+		}, wantErr: wire.ErrFrameTooLarge},
+		{name: "not JSON", answer: func(c net.Conn) {
+			readReq(c)
+			c.Write([]byte{0, 0, 0, 3, 'x', 'y', 'z'})
+		}, wantErr: wire.ErrBadFrame},
+		{name: "short body", answer: func(c net.Conn) {
+			readReq(c)
+			c.Write([]byte{0, 0, 0, 9, '{', '}'})
+		}, wantErr: ErrBadAnswer},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := shortDir(t)
+			if tc.answer != nil {
+				serve(t, dir, tc.answer)
+			}
+			var out bytes.Buffer
+			err := Run(Config{
+				Agent: "claude", Stdin: strings.NewReader(`{"prompt":"x"}`), Stdout: &out,
+				Dir: dir, Budget: 100 * time.Millisecond,
+			})
+			if tc.wantErr == nil && err != nil || tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Run: %v, want %v", err, tc.wantErr)
+			}
+			if out.String() != tc.wantOut {
+				t.Fatalf("printed %q, want %q", out.String(), tc.wantOut)
+			}
+		})
+	}
+}
+
+// TestDialFullBacklog: a daemon that does not accept (stuck, or flooded)
+// fills its listen queue; a connect then fails at once with EAGAIN, as
+// net's does, so the hook dials again within its budget instead of
+// blocking in connect past it.
+func TestDialFullBacklog(t *testing.T) {
+	sock := filepath.Join(shortDir(t), wire.SocketName)
+	lfd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(lfd)
+	if err := syscall.Bind(lfd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(lfd, 0); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	var conns []*os.File
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 64 {
+		c, err := dial(sock, deadline)
+		if err == nil {
+			conns = append(conns, c)
+			continue
+		}
+		if !errors.Is(err, syscall.EAGAIN) {
+			t.Fatalf("dial into a full backlog: %v, want EAGAIN", err)
+		}
+		if len(conns) == 0 {
+			t.Fatalf("the first dial failed too")
+		}
+		return
+	}
+	t.Fatalf("64 connects to a listener that never accepts all succeeded")
+}
+
+// TestDialSetsCloseOnExec: the socket must not leak into the daemon the
+// hook starts (it would hold the connection open).
+func TestDialSetsCloseOnExec(t *testing.T) {
+	dir := shortDir(t)
+	serve(t, dir, func(c net.Conn) {})
+	c, err := dial(filepath.Join(dir, wire.SocketName), time.Now().Add(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	flags, err := fcntl(int(c.Fd()), syscall.F_GETFD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flags&syscall.FD_CLOEXEC == 0 {
+		t.Fatalf("the hook's socket is inherited by children (FD_CLOEXEC unset)")
+	}
+}
+
+func fcntl(fd, cmd int) (int, error) {
+	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), uintptr(cmd), 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
+}
