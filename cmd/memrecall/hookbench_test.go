@@ -40,7 +40,11 @@ import (
 // runtime directory's lock before the timing starts); "start-nosnap" runs with the snapshot
 // off, so the daemon reads and parses every file (from the page cache).
 // MEMRECALL_BENCH_PEER=/path/to/memrecall adds "start-peer": the same
-// start with another build of memrecall (an older commit), in the same run.
+// start with another build of memrecall (an older commit), in the same run;
+// MEMRECALL_BENCH_PEER_HOOK=/path/to/memrecall-hook adds "warm-hook-peer",
+// the warm case through another build of the hook binary. Each cell also
+// reports the median CPU time (user+system, from the child's rusage) and
+// minor page faults of its processes.
 //
 //	go test -run XXX -bench HookProcess -benchtime 100x ./cmd/memrecall
 func BenchmarkHookProcess(b *testing.B) {
@@ -95,7 +99,7 @@ func BenchmarkHookProcess(b *testing.B) {
 		return `{"session_id":"bench-` + strconv.Itoa(sessions) + `","cwd":"/","hook_event_name":"UserPromptSubmit","prompt":` + string(pj) + `}`
 	}
 	answered := 0
-	spawnEnv := func(b *testing.B, env []string, name string, args ...string) time.Duration {
+	spawnEnv := func(b *testing.B, env []string, name string, args ...string) cputime.Proc {
 		c := exec.Command(name, args...)
 		c.Env = env
 		c.Stdin = strings.NewReader(event())
@@ -108,13 +112,14 @@ func BenchmarkHookProcess(b *testing.B) {
 		if strings.Contains(out.String(), "additionalContext") {
 			answered++
 		}
-		return p.Wall
+		return p
 	}
-	spawn := func(b *testing.B, name string, args ...string) time.Duration {
+	spawn := func(b *testing.B, name string, args ...string) cputime.Proc {
 		return spawnEnv(b, env, name, args...)
 	}
 	measureEnv := func(b *testing.B, env []string, before func(), name string, args ...string) {
-		lat := make([]time.Duration, 0, 256)
+		var lat, cpu []time.Duration
+		var faults []int64
 		answered = 0
 		for b.Loop() {
 			if before != nil {
@@ -122,11 +127,16 @@ func BenchmarkHookProcess(b *testing.B) {
 				before()
 				b.StartTimer()
 			}
-			lat = append(lat, spawnEnv(b, env, name, args...))
+			p := spawnEnv(b, env, name, args...)
+			lat, cpu, faults = append(lat, p.Wall), append(cpu, p.CPU), append(faults, p.MinorFaults)
 		}
 		slices.Sort(lat)
+		slices.Sort(cpu)
+		slices.Sort(faults)
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds()), "cpu-p50-µs")
+		b.ReportMetric(float64(faults[len(faults)/2]), "faults-p50")
 		b.ReportMetric(float64(100*answered)/float64(len(lat)), "answered-%")
 	}
 	measure := func(b *testing.B, before func(), name string, args ...string) {
@@ -142,6 +152,9 @@ func BenchmarkHookProcess(b *testing.B) {
 		measure(b, nil, exe, "hook", "--agent", "claude")
 	})
 	b.Run("warm-hook-binary", func(b *testing.B) { measure(b, nil, hookExe, "--agent", "claude") })
+	if peer := os.Getenv("MEMRECALL_BENCH_PEER_HOOK"); peer != "" {
+		b.Run("warm-hook-peer", func(b *testing.B) { measure(b, nil, peer, "--agent", "claude") })
+	}
 	b.Run("start", func(b *testing.B) { measure(b, stop, exe, "hook", "--agent", "claude") })
 	b.Run("start-nosnap", func(b *testing.B) {
 		measureEnv(b, append(env[:len(env):len(env)], "MEMRECALL_SNAPSHOT=off"), stop, exe, "hook", "--agent", "claude")
