@@ -30,6 +30,10 @@ import (
 // itself (decision 0613).
 type dirHandle struct {
 	fd int // -1 once closed
+
+	// readDirent reads raw records as syscall.ReadDirent does; nil means
+	// syscall.ReadDirent. A test sets it to make a getdents64 call fail.
+	readDirent func(fd int, buf []byte) (int, error)
 }
 
 // dirOpenFlags open a directory without following a final symlink and
@@ -91,12 +95,21 @@ func (d *dirHandle) list(buf []byte) ([]dirent, []byte, error) {
 			buf = append(buf[:used], make([]byte, len(buf))...)
 			buf = buf[:cap(buf)]
 		}
-		n, err := syscall.ReadDirent(d.fd, buf[used:])
+		n, err := d.getdents(buf[used:])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, buf, os.NewSyscallError("getdents64", err)
+			// The records earlier calls read are kept, as os.File.ReadDir
+			// returns the entries read before a failing call: walkDir
+			// then walks them with the watch doubted instead of skipping
+			// the whole directory.
+			err = os.NewSyscallError("getdents64", err)
+			ents, perr := parseDirents(buf[:used], d.typeOf)
+			if perr != nil {
+				err = errors.Join(err, perr)
+			}
+			return ents, buf, err
 		}
 		if n <= 0 {
 			break
@@ -105,6 +118,14 @@ func (d *dirHandle) list(buf []byte) ([]dirent, []byte, error) {
 	}
 	ents, err := parseDirents(buf[:used], d.typeOf)
 	return ents, buf, err
+}
+
+// getdents reads the next records into buf: one getdents64 call.
+func (d *dirHandle) getdents(buf []byte) (int, error) {
+	if d.readDirent != nil {
+		return d.readDirent(d.fd, buf)
+	}
+	return syscall.ReadDirent(d.fd, buf)
 }
 
 // oPath is O_PATH, which package syscall does not name: an open that only

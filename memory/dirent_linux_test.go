@@ -4,6 +4,7 @@ package memory
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 )
 
@@ -227,5 +229,57 @@ func TestParseDirentsKeepsEntriesBeforeTypeOfFailure(t *testing.T) {
 	want := []listEntry{{"a.md", 0}, {"sub", fs.ModeDir}}
 	if diff := cmp.Diff(want, gotC); diff != "" {
 		t.Errorf("entries before the failure (-want +got):\n%s", diff)
+	}
+}
+
+// TestListKeepsEntriesBeforeGetdentsFailure: a getdents64 call that fails
+// after earlier calls succeeded hands back the entries those calls read,
+// with the error, as os.File.ReadDir does; a failing first call hands back
+// none. Each call is given a small window so a directory takes several.
+func TestListKeepsEntriesBeforeGetdentsFailure(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 200 {
+		writeFile(t, dir, fmt.Sprintf("t%03d.md", i), "x", 0)
+	}
+	all := readDirEntries(t, dir)
+	for _, failAt := range []int{1, 2, 3} {
+		d, err := openRootDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		var read []listEntry // what the calls before the failing one returned
+		d.readDirent = func(fd int, buf []byte) (int, error) {
+			calls++
+			if calls == failAt {
+				return 0, syscall.EIO
+			}
+			n, err := syscall.ReadDirent(fd, buf[:256])
+			if err == nil {
+				for rest := buf[:n]; len(rest) > 0; {
+					reclen, name, ok := direntRecord(rest)
+					if !ok {
+						t.Fatalf("call %d: malformed record", calls)
+					}
+					if !dotEntry(name) {
+						read = append(read, listEntry{name, direntMode(rest[direntTypeOff])})
+					}
+					rest = rest[reclen:]
+				}
+			}
+			return n, err
+		}
+		got, _, err := d.list(nil)
+		d.close()
+		if !errors.Is(err, syscall.EIO) {
+			t.Errorf("fail at call %d: err = %v, want EIO", failAt, err)
+		}
+		slices.SortFunc(read, func(a, b listEntry) int { return strings.Compare(a.Name, b.Name) })
+		if diff := cmp.Diff(read, sortedEntries(got), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("fail at call %d: entries (-read before the failure +listed):\n%s", failAt, diff)
+		}
+		if failAt > 1 && (len(got) == 0 || len(got) >= len(all)) {
+			t.Errorf("fail at call %d: %d of %d entries listed; want some but not all", failAt, len(got), len(all))
+		}
 	}
 }
