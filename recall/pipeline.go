@@ -113,13 +113,13 @@ func (e *Engine) run(p *Plan) {
 	q := score.NewQuery(p.q.Text, p.q.RecentTools)
 	var kept []*memory.Document
 	var found []score.Match
-	if e.noWarmUp && q.Empty() && len(q.ToolAliases()) == 0 {
+	if e.noWarmUp && q.Unranked() {
 		// Nothing to score and no tool to filter: Rank would keep every
 		// document, rank none, and index the whole tree for the queries
 		// after this one, which an engine without a warm-up does not
 		// expect (a one-shot `memrecall query "the"` spent three times a
 		// real query's CPU on it; decision 0812).
-		kept = keepAll(res.Docs)
+		kept = score.KeepAll(res.Docs)
 	} else {
 		kept, found = e.index.Rank(q, res.Docs)
 	}
@@ -280,16 +280,4 @@ func (e *Engine) selectorCtx(p *Plan) context.Context {
 		return e.life
 	}
 	return p.ctx
-}
-
-// keepAll is what Index.Rank keeps of docs for an empty query without
-// tool aliases: every document, in order, nil ones skipped; nil if none.
-func keepAll(docs []*memory.Document) []*memory.Document {
-	var kept []*memory.Document
-	for _, d := range docs {
-		if d != nil {
-			kept = append(kept, d)
-		}
-	}
-	return kept
 }

@@ -223,9 +223,9 @@ func (ix *Index) Warm(docs []*memory.Document) {
 func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	// With nothing to score, indexing is the only useful work: an empty
-	// query indexes every new document, as Warm does.
-	ix.sync(docs, q.Empty() && len(q.aliases) == 0)
+	// With nothing to score, indexing is the only useful work: an
+	// unranked query indexes every new document, as Warm does.
+	ix.sync(docs, q.Unranked())
 	ix.scoreFresh(&q, docs)
 	w := ix.weighSlots(&q)
 
@@ -289,6 +289,20 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 		ranked[i] = Match{Doc: docs[k.pos], Score: int(k.score), Pos: int(k.pos), FarOnly: k.far}
 	}
 	return kept, ranked
+}
+
+// KeepAll returns what Rank keeps of docs for a query that is Unranked:
+// every non-nil document, in order; nil if there is none. Rank ranks none
+// of them. A host that does not want the index filled (an engine that
+// answers one query and exits) can return this instead of calling Rank.
+func KeepAll(docs []*memory.Document) []*memory.Document {
+	var kept []*memory.Document
+	for _, d := range docs {
+		if d != nil {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 // weighSlots gathers each query token's matches among the indexed

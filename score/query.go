@@ -377,6 +377,13 @@ func (q Query) Tokens() []string { return q.tokens }
 // Empty reports that the query has no token, so nothing can match it.
 func (q Query) Empty() bool { return len(q.tokens) == 0 }
 
+// Unranked reports that the query has nothing to score (no token) and
+// nothing to filter by (no recent tool): Index.Rank keeps every non-nil
+// document of its input, in order, and ranks none, which is what KeepAll
+// returns. It is the one statement of that rule; Rank and a host that skips
+// Rank for such a query (decision 0812) both ask it.
+func (q Query) Unranked() bool { return len(q.tokens) == 0 && len(q.aliases) == 0 }
+
 // ToolAliases returns the names under which the recent tools are looked for
 // in documents. The slice is shared; do not modify it.
 func (q Query) ToolAliases() []string { return q.aliases }
