@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memrecall/memrecall/internal/cputime"
+	"github.com/memrecall/memrecall/internal/gentree"
 	"github.com/memrecall/memrecall/internal/readfloor"
 	"github.com/memrecall/memrecall/telemetry"
 )
@@ -42,30 +43,9 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		for _, lang := range benchLangs {
 			b.Run(fmt.Sprintf("topics=%d/lang=%s", n, lang), func(b *testing.B) {
-				project, user := trees.treeIn(b, lang, n)
-				trees.settleIn(lang, n)
-				workers := scanWorkers(b, project, user)
-				dir, err := os.MkdirTemp("", "recall-bench-snap-")
-				if err != nil {
-					b.Fatal(err)
-				}
-				snapDirs = append(snapDirs, dir)
-				opts := Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir}
+				opts, workers := snapshotBenchTree(b, lang, n)
+				project, user := opts.ProjectDir, opts.UserDir
 				q := benchQueryIn(lang)
-				// The snapshot is written by one scan and its write,
-				// nothing else running, so that what the setup does (and
-				// so its instruction count) does not depend on how a query
-				// and a warm-up interleave.
-				setup := opts
-				setup.NoWarmUp = true
-				e := New(setup)
-				if _, err := e.cat.Scan(context.Background()); err != nil {
-					b.Fatal(err)
-				}
-				e.Shutdown()
-				if st := e.SnapshotStats(); st.Written != 1 {
-					b.Fatalf("snapshot not written: %+v", st)
-				}
 				b.ReportAllocs()
 				var floor, fresh, floorCPU, freshCPU time.Duration
 				for b.Loop() {
@@ -115,6 +95,35 @@ func BenchmarkSnapshotVsStatFloor(b *testing.B) {
 			})
 		}
 	}
+}
+
+// snapshotBenchTree sets up one tree of the snapshot benchmarks: the
+// generated tree of n topics in lang, settled, and a snapshot of it in a
+// new directory, written once by one scan and its write with nothing else
+// running (so that what the setup does does not depend on how a query and
+// a warm-up interleave). It returns the fresh engines' options and the
+// floor's worker count (the scan's).
+func snapshotBenchTree(b *testing.B, lang gentree.Lang, n int) (Options, int) {
+	project, user := trees.treeIn(b, lang, n)
+	trees.settleIn(lang, n)
+	workers := scanWorkers(b, project, user)
+	dir, err := os.MkdirTemp("", "recall-bench-snap-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	snapDirs = append(snapDirs, dir)
+	opts := Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir}
+	setup := opts
+	setup.NoWarmUp = true
+	e := New(setup)
+	if _, err := e.cat.Scan(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	e.Shutdown()
+	if st := e.SnapshotStats(); st.Written != 1 {
+		b.Fatalf("snapshot not written: %+v", st)
+	}
+	return opts, workers
 }
 
 // BenchmarkEngineMemory reports what a daemon-sized engine holds once its
