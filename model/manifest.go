@@ -35,32 +35,58 @@ type Manifest struct {
 // an earlier document is skipped too, so every key names exactly one ID.
 func BuildManifest(docs []*memory.Document) *Manifest {
 	m := &Manifest{index: make(map[string]memory.ID, len(docs))}
-	seen := make(map[memory.ID]bool, len(docs))
 	var b strings.Builder
-	var line []byte
-	for _, d := range docs {
-		if d == nil || seen[d.ID] {
-			m.skipped++
-			continue
-		}
-		key := ManifestKey(d)
-		if _, taken := m.index[key]; taken {
-			m.skipped++
-			continue
-		}
-		line = appendLine(line[:0], d, key)
-		if b.Len()+len(line) > MaxManifestBytes {
-			m.skipped++
-			continue
-		}
+	m.skipped = packManifest(docs, func(d *memory.Document, key string, line []byte) {
 		b.Write(line)
-		seen[d.ID] = true
 		m.index[key] = d.ID
 		m.keys = append(m.keys, key)
 		m.docs = append(m.docs, d)
-	}
+	})
 	m.text = b.String()
 	return m
+}
+
+// ManifestSize is BuildManifest(docs).Len() and len(BuildManifest(docs).Text())
+// without building the manifest's text, index or lists: for a caller that
+// only reports how large the manifest would be (`memrecall query` without
+// a selector, decision 0821).
+func ManifestSize(docs []*memory.Document) (n, bytes int) {
+	packManifest(docs, func(_ *memory.Document, _ string, line []byte) {
+		n++
+		bytes += len(line)
+	})
+	return n, bytes
+}
+
+// packManifest is BuildManifest's packing: it calls add, in order, for each
+// document that goes into the manifest, with its key and its line (valid
+// only during the call), and returns how many it skipped.
+func packManifest(docs []*memory.Document, add func(d *memory.Document, key string, line []byte)) (skipped int) {
+	seen := make(map[memory.ID]bool, len(docs))
+	taken := make(map[string]bool, len(docs))
+	size := 0
+	var line []byte
+	for _, d := range docs {
+		if d == nil || seen[d.ID] {
+			skipped++
+			continue
+		}
+		key := ManifestKey(d)
+		if taken[key] {
+			skipped++
+			continue
+		}
+		line = appendLine(line[:0], d, key)
+		if size+len(line) > MaxManifestBytes {
+			skipped++
+			continue
+		}
+		size += len(line)
+		seen[d.ID] = true
+		taken[key] = true
+		add(d, key, line)
+	}
+	return skipped
 }
 
 // ManifestKey is the name a manifest gives d: "<scope>/<relpath>", made safe

@@ -98,6 +98,9 @@ func TestManifestPackingProperties(t *testing.T) {
 		if m.Len() != len(wantKeys) || m.Skipped() != len(docs)-len(wantKeys) {
 			t.Fatalf("Len %d Skipped %d for %d candidates, model includes %d", m.Len(), m.Skipped(), len(docs), len(wantKeys))
 		}
+		if n, size := ManifestSize(docs); n != m.Len() || size != len(text) {
+			t.Fatalf("ManifestSize = %d documents, %d bytes; BuildManifest has %d, %d", n, size, m.Len(), len(text))
+		}
 
 		lines := strings.SplitAfter(text, "\n")
 		if lines[len(lines)-1] != "" {

@@ -301,8 +301,7 @@ func lexicalCandidates(tr recall.Trace) int { return min(len(tr.Ranked), len(tr.
 // configured (no call was made) the one it would have got.
 func manifestSize(tr recall.Trace, selName string) (docs, bytes int) {
 	if selName == "" {
-		m := model.BuildManifest(tr.Candidates)
-		return m.Len(), len(m.Text())
+		return model.ManifestSize(tr.Candidates)
 	}
 	return tr.ManifestDocs, tr.ManifestBytes
 }
