@@ -53,6 +53,10 @@ type Engine struct {
 	// beforeScan, when set by a test, runs at the start of each plan's
 	// pipeline: it models a slow scan under synctest's fake clock.
 	beforeScan func()
+	// primeChecked, when set by a test, runs in primeRank after it found
+	// its documents still the catalog's last scan, before it ranks them:
+	// where another session's scan and query can land.
+	primeChecked func()
 	// beforePublish, when set by a test, runs in each plan's pipeline
 	// after the deterministic result is in the fsm, just before Published
 	// closes: where the plan must still hold the rank gate.
@@ -191,13 +195,16 @@ func (e *Engine) warm() {
 // ranking the warm-up's older documents would throw away that query's
 // entries for the next one to index again. The prime runs only while docs
 // are still the catalog's last scan, and reports whether it ran; a query
-// that has ranked a newer tree already did its work.
+// that has ranked a newer tree already did its work. The check and the
+// ranking are one step under the index's lock (score.Index.RankIf): the
+// rank gate is the engine's own and does not hold back another session's
+// query, which could otherwise scan a newer tree and rank it between the
+// two. A scan that lands after the check does no harm: the query that made
+// it ranks after the prime, so it indexes its new documents once, as it
+// would have without a prime.
 func (e *Engine) primeRank(docs []*memory.Document) bool {
 	e.gate.wait(e.life)
-	if e.life.Err() != nil {
-		return false
-	}
-	if last, ok := e.cat.Last(); !ok || !slices.Equal(last.Docs, docs) {
+	if e.life.Err() != nil || len(docs) == 0 {
 		return false
 	}
 	var text string
@@ -206,9 +213,19 @@ func (e *Engine) primeRank(docs []*memory.Document) bool {
 			text += d.Title + " "
 		}
 	}
-	e.index.Rank(score.NewQuery(text, nil), docs)
-	runtime.GC()
-	return true
+	ran := e.index.RankIf(score.NewQuery(text, nil), docs, func() bool {
+		if last, ok := e.cat.Last(); !ok || !slices.Equal(last.Docs, docs) {
+			return false
+		}
+		if e.primeChecked != nil {
+			e.primeChecked()
+		}
+		return true
+	})
+	if ran {
+		runtime.GC()
+	}
+	return ran
 }
 
 // scan revalidates the catalog. It is not cancellable on purpose: the

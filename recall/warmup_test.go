@@ -1,7 +1,9 @@
 package recall
 
 import (
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -180,4 +182,74 @@ func TestPrimeRankSkipsOlderDocuments(t *testing.T) {
 	if !e.primeRank(cur.Docs) {
 		t.Error("primeRank skipped the catalog's last scan")
 	}
+}
+
+// A scan that lands between primeRank's check and its ranking (another
+// session's query on the shared Corpus, which the engine's own rank gate
+// does not hold back) must not have its ranking undone: the check and the
+// ranking are one step under the index's lock, so that query ranks its
+// newer tree after the prime and its new document stays indexed. With the
+// check outside the lock, the query ranks first and the prime evicts its
+// new document.
+func TestPrimeRankScanInWindow(t *testing.T) {
+	f := newFixture(t)
+	e, _ := f.engine(nil, 0)
+	defer e.Shutdown()
+	<-e.Warmed()
+	old, ok := e.cat.Last()
+	if !ok {
+		t.Fatal("no scan after Warmed")
+	}
+	var p *Plan
+	e.primeChecked = func() {
+		// Another session adds a topic and queries: its scan lands here.
+		f.write(t, memory.ScopeProject, "deploy-new.md", "project", "Deploy note new", "steps for the new release", "Body of the new note.", 1)
+		p = e.Query(t.Context(), Query{Text: "deploy"})
+		// Let the query run until it has published or waits for the index.
+		for i := 0; ; i++ {
+			select {
+			case <-p.Published():
+				return
+			default:
+			}
+			if rankWaitsForIndex() {
+				return
+			}
+			if i == 10000 {
+				t.Error("the query neither published nor waited for the index in 10 s")
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if !e.primeRank(old.Docs) {
+		t.Fatal("primeRank skipped the catalog's last scan")
+	}
+	e.primeChecked = nil
+	if p == nil {
+		t.Fatal("the seam did not run")
+	}
+	<-p.Settled()
+	p.End()
+	cur, _ := e.cat.Last()
+	if len(cur.Docs) != len(old.Docs)+1 {
+		t.Fatalf("the query's scan found %d documents, want %d", len(cur.Docs), len(old.Docs)+1)
+	}
+	if got := e.index.Len(); got != len(cur.Docs) {
+		t.Errorf("the index holds %d documents after the prime and the query, want the %d of the newer tree: the prime evicted the query's new document", got, len(cur.Docs))
+	}
+}
+
+// rankWaitsForIndex reports whether some goroutine is blocked on a mutex
+// inside score.(*Index).Rank.
+func rankWaitsForIndex() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "sync.Mutex.Lock") && strings.Contains(g, "score.(*Index).Rank(") {
+			return true
+		}
+	}
+	return false
 }

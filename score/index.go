@@ -223,6 +223,11 @@ func (ix *Index) Warm(docs []*memory.Document) {
 func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	return ix.rankLocked(q, docs)
+}
+
+// rankLocked is Rank with ix.mu held.
+func (ix *Index) rankLocked(q Query, docs []*memory.Document) (kept []*memory.Document, ranked []Match) {
 	// With nothing to score, indexing is the only useful work: an
 	// unranked query indexes every new document, as Warm does.
 	ix.sync(docs, q.Unranked())
@@ -289,6 +294,22 @@ func (ix *Index) Rank(q Query, docs []*memory.Document) (kept []*memory.Document
 		ranked[i] = Match{Doc: docs[k.pos], Score: int(k.score), Pos: int(k.pos), FarOnly: k.far}
 	}
 	return kept, ranked
+}
+
+// RankIf ranks docs for q, as Rank does, only if still reports true, and
+// reports whether it ranked. still runs with the index locked, so no other
+// call ranks or indexes between its answer and the ranking; it must not
+// call the index. The ranking's answer is dropped: RankIf is for a host
+// that ranks to prepare the index (its scratch arrays, its pages) and must
+// not rank documents another caller has moved on from since.
+func (ix *Index) RankIf(q Query, docs []*memory.Document, still func() bool) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if !still() {
+		return false
+	}
+	ix.rankLocked(q, docs)
+	return true
 }
 
 // KeepAll returns what Rank keeps of docs for a query that is Unranked:
