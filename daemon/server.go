@@ -439,14 +439,16 @@ func (s *Server) janitor() {
 // sweep ends the sessions idle for longer than the session idle period and
 // drops corpora no session uses; it reports whether the daemon itself has
 // been idle for its idle period: no event in flight, and none ended within
-// the period.
+// the period. A busy session is not idle, and the sweep passes it by
+// rather than wait for its event (which would hold the server's lock for
+// as long as a cold first query takes).
 func (s *Server) sweep() bool {
 	now := s.now()
 	sessionIdle, idleExit := s.sessionIdle(), s.idleExit()
 	var ended []*session
 	s.mu.Lock()
 	for k, se := range s.sessions {
-		if now.Sub(se.seen()) > sessionIdle {
+		if d, ok := se.idleFor(now); ok && d > sessionIdle {
 			ended = append(ended, se)
 			delete(s.sessions, k)
 		}

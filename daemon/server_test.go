@@ -364,6 +364,61 @@ func TestSweepEndsIdleSessions(t *testing.T) {
 	}
 }
 
+// A busy session (an event running, or waiting for its turn) is never
+// idle, and the sweep passes it by instead of waiting for its event: a
+// session held busy does not hold up the sweep of another, idle one, and
+// is not swept itself. Once its event ends, it is swept like any other.
+func TestSweepSkipsBusySession(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	opts := claudeOpts(t, copyTree(t))
+	opts.Now = clock
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	s.Handle(event("qwen", "busy", "UserPromptSubmit", prompt("deploy")))
+	s.Handle(event("qwen", "idle", "UserPromptSubmit", prompt("deploy")))
+	s.mu.Lock()
+	busy := s.sessions[sessionKey{agent.Qwen, "busy"}]
+	s.mu.Unlock()
+	for _, held := range []struct {
+		name        string
+		hold, leave func()
+	}{
+		// An event that holds the session, as a cold first query does.
+		{"running", busy.begin, busy.end},
+		// An event counted but still waiting for the session's lock.
+		{"waiting", func() { busy.busy.Add(1) }, func() { busy.busy.Add(-1) }},
+	} {
+		t.Run(held.name, func(t *testing.T) {
+			s.Handle(event("qwen", "idle", "UserPromptSubmit", prompt("deploy")))
+			held.hold()
+			advance(DefaultSessionIdle + time.Second)
+			swept := make(chan bool, 1)
+			go func() { swept <- s.sweep() }()
+			select {
+			case <-swept:
+			case <-time.After(10 * time.Second):
+				held.leave()
+				<-swept
+				t.Fatal("the sweep waited for the busy session's event")
+			}
+			held.leave() // Status waits for a busy session
+			var ids []string
+			for _, se := range s.Status().Sessions {
+				ids = append(ids, se.ID)
+			}
+			if d := cmp.Diff([]string{hash("qwen", "busy")}, ids); d != "" {
+				t.Errorf("sessions after the sweep (-want +got):\n%s", d)
+			}
+		})
+	}
+	if s.sweep(); len(s.Status().Sessions) != 0 {
+		t.Error("the session was not swept once its event ended")
+	}
+}
+
 // TestReplacedByNewerHook: a hook of a newer version makes the daemon give
 // way at once: socket and lock released before the answer.
 func TestReplacedByNewerHook(t *testing.T) {
