@@ -26,16 +26,16 @@ const maxStartNote = 512
 
 // StartFailure names why Listen failed, for the start note and logs: a
 // kind, and the system error's name when there is one ("listen:
-// permission denied"), never the error's text, which names paths. ""
-// for nil.
+// permission denied"), never the error's text, which names paths. "" for
+// nil and for ErrRunning: losing the start race to another daemon is no
+// failure, and leaves no note (a lost race's note could land after the
+// winner removed the old one, to be shown once the winner exits).
 func StartFailure(err error) string {
-	if err == nil {
+	if err == nil || errors.Is(err, ErrRunning) {
 		return ""
 	}
 	kind := "other"
 	switch {
-	case errors.Is(err, ErrRunning):
-		return "lock_held: another daemon holds the lock"
 	case errors.Is(err, wire.ErrUnsafeDir):
 		kind = "unsafe_dir"
 	case errors.Is(err, errNoLock):

@@ -25,7 +25,9 @@ func TestStartFailure(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, ""},
-		{"lost race", ErrRunning, "lock_held: another daemon holds the lock"},
+		// Losing the start race is no failure: no kind, so no note.
+		{"lost race", ErrRunning, ""},
+		{"lost race, wrapped", fmt.Errorf("daemon: %w", ErrRunning), ""},
 		{"listen refused", fmt.Errorf("%w: %w", errListen, &os.SyscallError{Syscall: "bind " + path, Err: syscall.EACCES}), "listen: permission denied"},
 		{"stale socket", fmt.Errorf("%w: %w", errStaleSocket, &os.PathError{Op: "remove", Path: path, Err: syscall.EPERM}), "stale_socket: operation not permitted"},
 		{"lock", fmt.Errorf("%w: %w", errLock, &os.PathError{Op: "open", Path: path, Err: syscall.EROFS}), "lock: read-only file system"},
@@ -71,7 +73,7 @@ func TestStartNote(t *testing.T) {
 	}
 	at := time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
 	var got []string
-	for _, why := range []string{"listen: permission denied", "lock_held: another daemon holds the lock"} {
+	for _, why := range []string{"listen: permission denied", "lock: read-only file system"} {
 		if err := WriteStartNote(dir, at, why); err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +86,7 @@ func TestStartNote(t *testing.T) {
 	pid := fmt.Sprint(os.Getpid())
 	want := []string{
 		"2026-11-30T18:00:00Z pid " + pid + " did not start: listen: permission denied",
-		"2026-11-30T18:00:00Z pid " + pid + " did not start: lock_held: another daemon holds the lock",
+		"2026-11-30T18:00:00Z pid " + pid + " did not start: lock: read-only file system",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("notes (-want +got):\n%s", d)

@@ -59,14 +59,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		opts.Lock = os.NewFile(uintptr(*lockFD), wire.LockName)
 	}
 	srv, err := daemon.Listen(opts)
-	if err != nil && *detached && !errors.Is(err, daemon.ErrRunning) {
+	if why := daemon.StartFailure(err); why != "" && *detached {
 		// No terminal, and the log belongs to the lock holder: the start
 		// note says why (a kind and a system error's name, no path), and
 		// `memrecall status` shows it. Losing the start race is no
-		// failure (another daemon runs), and its note could land after
-		// the winner removed the old one, to be shown once the winner
-		// exits: it writes none.
-		daemon.WriteStartNote(dir, time.Now(), daemon.StartFailure(err))
+		// failure (another daemon runs): StartFailure names none, and no
+		// note is written.
+		daemon.WriteStartNote(dir, time.Now(), why)
 	}
 	if errors.Is(err, daemon.ErrRunning) {
 		logger.Info("another daemon holds the lock; exiting")
