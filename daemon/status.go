@@ -48,15 +48,12 @@ func (s *Server) Status() wire.Status {
 				roots++
 			}
 		}
-		refused := co.c.WatchRefused()
-		if refused {
-			st.WatchRefused++
-		}
 		st.Corpora = append(st.Corpora, wire.Corpus{
 			Hash: corpusHash(k), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
-			Watched: co.c.Watching(), WatchRefused: refused,
+			Watched: co.c.Watching(), WatchRefused: co.c.WatchRefused(),
 		})
 	}
+	st.WatchRefused = wire.CountWatchRefused(st.Corpora)
 	slices.SortFunc(st.Sessions, func(a, b wire.Session) int { return strings.Compare(a.Agent+a.ID, b.Agent+b.ID) })
 	slices.SortFunc(st.Corpora, func(a, b wire.Corpus) int { return strings.Compare(a.Hash, b.Hash) })
 	return st
