@@ -40,17 +40,19 @@ func wordRunEnd(s string, i int) int {
 }
 
 // nonWordBytes sets the high bit of each byte of x, eight ASCII bytes,
-// that is not a lower-case letter or a digit.
+// that is not a lower-case letter or a digit. It is written to be
+// inlined: wordRunEnd calls it once per eight bytes of every word.
 func nonWordBytes(x uint64) uint64 {
 	const (
 		ones = 0x0101010101010101
 		high = 0x8080808080808080
 	)
-	// atLeast sets a byte's high bit when the byte is ≥ c: with the high
-	// bit forced on, subtracting c cannot borrow across bytes (c ≤ 0x80).
-	atLeast := func(c uint64) uint64 { return ((x | high) - c*ones) & high }
-	lower := atLeast('a') &^ atLeast('z'+1)
-	digit := atLeast('0') &^ atLeast('9'+1)
+	// A byte's high bit is set in x|high − c·ones when the byte is ≥ c:
+	// with the high bit forced on, subtracting c cannot borrow across
+	// bytes (c ≤ 0x80).
+	y := x | high
+	lower := (y - 'a'*ones) &^ (y - ('z'+1)*ones)
+	digit := (y - '0'*ones) &^ (y - ('9'+1)*ones)
 	return ^(lower | digit) & high
 }
 

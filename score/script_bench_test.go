@@ -152,3 +152,32 @@ func BenchmarkScorePass(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRankColdPass is the cold engine's first ranking in score
+// alone: per iteration, a new Index ranks 1,000 generated topics of a
+// script, which it has never seen and so scores directly (scoreFresh:
+// every field of every document, the query's prefilter, the per-document
+// bookkeeping), then weighs and orders them (pass=rank); pass=decode is
+// decodeFloor over the same documents' fields, for scale.
+// bench/callgrind/rankcold.sh counts the instructions of a pass of each;
+// recall's BenchmarkColdVsFloor times the same stage in an engine
+// (rank-ms).
+func BenchmarkRankColdPass(b *testing.B) {
+	for _, lang := range gentree.Langs {
+		docs, q := scriptDocs(b, lang, 1000)
+		b.Run("lang="+string(lang)+"/pass=decode", func(b *testing.B) {
+			texts := floorTexts(docs)
+			sink := 0
+			for b.Loop() {
+				sink += decodeFloor(texts)
+			}
+			_ = sink
+		})
+		b.Run("lang="+string(lang)+"/pass=rank", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				NewIndex().Rank(q, docs)
+			}
+		})
+	}
+}

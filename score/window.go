@@ -60,22 +60,33 @@ func withinRunes(s string, n int) bool {
 }
 
 // startsAtMost reports whether s has at most n bytes that start a code
-// point (are not 10xxxxxx), counting eight bytes at a time. No text has
+// point (are not 10xxxxxx), counting 32 bytes at a time. No text has
 // more of them than code points, so false means more than n code points.
+// A cold query runs it over every body that is not ASCII.
 func startsAtMost(s string, n int) bool {
 	const high = 0x8080808080808080
-	starts, i := 0, 0
+	// cont sets bit 7 of each continuation byte of x: bit 7 set, bit 6
+	// clear. The shift moves bit 6 onto bit 7 (what crosses into the
+	// next byte lands on bit 0, which the mask drops).
+	cont := func(x uint64) uint64 { return x &^ (x << 1) & high }
+	conts, i := 0, 0
+	for ; i+32 <= len(s); i += 32 {
+		b := s[i : i+32]
+		// Four words' bits moved to bits 7, 6, 5 and 4 of each byte:
+		// one count for 32 bytes.
+		m := cont(binary.LittleEndian.Uint64([]byte(b[0:8]))) |
+			cont(binary.LittleEndian.Uint64([]byte(b[8:16])))>>1 |
+			cont(binary.LittleEndian.Uint64([]byte(b[16:24])))>>2 |
+			cont(binary.LittleEndian.Uint64([]byte(b[24:32])))>>3
+		conts += bits.OnesCount64(m)
+	}
 	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		// A continuation byte has bit 7 set and bit 6 clear; the shift
-		// moves bit 6 onto bit 7 (what crosses into the next byte lands
-		// on bit 0, which the mask drops).
-		starts += 8 - bits.OnesCount64(x&^(x<<1)&high)
+		conts += bits.OnesCount64(cont(binary.LittleEndian.Uint64([]byte(s[i : i+8]))))
 	}
 	for ; i < len(s); i++ {
-		if s[i]&0xC0 != 0x80 {
-			starts++
+		if s[i]&0xC0 == 0x80 {
+			conts++
 		}
 	}
-	return starts <= n
+	return len(s)-conts <= n
 }

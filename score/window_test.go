@@ -79,3 +79,23 @@ func TestPropBodyWindowEqualsRef(t *testing.T) {
 		}
 	})
 }
+
+// TestPropStartsAtMost checks startsAtMost, which counts 32 and 8 bytes
+// at a time, against a count byte by byte, on any bytes (valid UTF-8 or
+// not) of lengths that end in every phase of its loops, at bounds on
+// either side of the count.
+func TestPropStartsAtMost(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOfN(rapid.SampledFrom([]byte{'a', ' ', 0x80, 0xBF, 0xC3, 0xE3, 0xF0, 0xFF}), 0, 300).Draw(t, "bytes"))
+		starts := 0
+		for i := range len(s) {
+			if s[i]&0xC0 != 0x80 {
+				starts++
+			}
+		}
+		n := starts + rapid.IntRange(-2, 2).Draw(t, "slack")
+		if got, want := startsAtMost(s, n), starts <= n; got != want {
+			t.Fatalf("startsAtMost(%q, %d) = %v; %d starts", s, n, got, starts)
+		}
+	})
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Instructions of the cold engine's first ranking in score alone, per
+# script: a new Index ranking 1,000 generated topics it has never seen
+# (every document scored directly: title, description, body, prefilter,
+# bookkeeping, then weighing and ordering), against a plain
+# utf8.DecodeRune pass over the same fields, from BenchmarkRankColdPass.
+# As in score.sh, a pass's count is the difference between a run of 1+N
+# iterations and a run of 1. GOMAXPROCS=1 (lib.sh): the scoring runs on
+# one goroutine, as it does on one core of a loaded machine.
+# Usage: bench/callgrind/rankcold.sh [lang ...]   (default: every script)
+# Needs valgrind (3.19 tested).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. bench/callgrind/lib.sh
+langs=("$@")
+[ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko th ru mixed)
+N=${N:-5}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+go test -c -o "$dir/score.test" ./score
+pass() { # lang pass: instructions of one pass
+	GOGC=off cg_pass "$N" . "$dir/score.test" "BenchmarkRankColdPass/lang=$1/pass=$2\$"
+}
+printf '%-6s %12s %12s %8s\n' lang decode-Ir rank-Ir x-decode
+for l in "${langs[@]}"; do
+	d=$(pass "$l" decode)
+	s=$(pass "$l" rank)
+	printf '%-6s %12d %12d %8.2f\n' "$l" "$d" "$s" "$(echo "$s / $d" | bc -l)"
+done
