@@ -406,7 +406,10 @@ func probeQuery(toks []string) Query {
 	toks = toks[:min(len(toks), MaxQueryTokens)]
 	q := Query{tokens: toks, lookup: map[string]keyRef{}, lengths: ^uint64(0)}
 	for i := range q.sketch {
-		q.sketch[i], q.heads[i], q.thaiHeads[i] = ^uint64(0), ^uint64(0), ^uint64(0)
+		q.sketch[i], q.thaiHeads[i] = ^uint64(0), ^uint64(0)
+	}
+	for i := range q.heads {
+		q.heads[i] = ^uint64(0)
 	}
 	for i, tok := range toks {
 		r := q.lookup[tok]

@@ -43,11 +43,11 @@ type Query struct {
 	lookup map[string]keyRef
 	sketch [4]uint64
 	// heads has a bit for each key's head (its first three or four
-	// bytes, see headBit) and lengths for its length: a key of a field token
+	// bytes, see headBit; headBits of them) and lengths for its length: a key of a field token
 	// shares the token's head (but for the cases mayMatch lets through)
 	// and is no longer (see appendKeys), so a field token whose head or
 	// length range is absent cannot match.
-	heads   [4]uint64
+	heads   [headBits / 64]uint64
 	lengths uint64
 	// thaiHeads has a bit for the first two code points of each key that
 	// starts with two Thai ones (thaiHead): a Thai n-gram of a field is
@@ -231,8 +231,15 @@ func headBit(t string) uint {
 	if t[0] >= 0xC0 && t[0] < 0xE0 && len(t) > 3 {
 		h = h*17 + uint(t[3])
 	}
-	return h % 256
+	return h % headBits
 }
+
+// headBits is the size of the heads filter. Three lower-case ASCII
+// letters give headBit about 4,000 values: with 256 bits, one word token
+// in 16 to 30 of a text passed the filter for an eight-word query and
+// paid for its keys (appendKeys, some 1,400 instructions) for nothing
+// (docs/decisions/0225-cold-rank-scorer.md).
+const headBits = 4096
 
 // mayMatch reports whether some key of field token f could be a query
 // token; false means none is, so the keys need not be computed.
