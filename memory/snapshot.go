@@ -358,25 +358,7 @@ func readSnapshotFile(path string) ([]byte, error) {
 // so that a tree with a bad file does not make every fresh process read
 // it again and rewrite the snapshot.
 func (c *Catalog) queueSnapshot() {
-	recs := make([]snapRecord, 0, c.cache.len())
-	for sc, m := range c.cache {
-		for _, e := range m {
-			if e.racy {
-				continue
-			}
-			if e.skipped {
-				if e.skip >= SkipBinary {
-					recs = append(recs, snapRecord{scope: Scope(sc), path: e.path, rel: e.rel, key: e.key, skipped: true, skip: e.skip})
-				}
-				continue
-			}
-			d := e.doc
-			recs = append(recs, snapRecord{
-				scope: Scope(sc), path: e.path, rel: e.rel, key: e.key, typ: d.Type,
-				truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body, doc: d,
-			})
-		}
-	}
+	recs := c.snapshotRecords()
 	s := c.snap
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -387,6 +369,68 @@ func (c *Catalog) queueSnapshot() {
 	s.writing = true
 	s.wg.Add(1)
 	go c.writeSnapshots()
+}
+
+// snapshotRecords returns the records queueSnapshot queues, in the order
+// the snapshot stores them (compareSnapRecords): the documents in the
+// order of the scan's sorted result, c.prev, which the scan has just set,
+// then the skipped files by path. So the writer finds them sorted and does
+// not sort them again. Should c.prev not be the cache's documents (it
+// always is after a scan), the records are taken from the cache in map
+// order, and the writer sorts them.
+func (c *Catalog) snapshotRecords() []snapRecord {
+	recs := make([]snapRecord, 0, c.cache.len())
+	var skipped []snapRecord
+	docs := 0
+	for sc, m := range c.cache {
+		for _, e := range m {
+			switch {
+			case !e.skipped:
+				docs++
+			case !e.racy && e.skip >= SkipBinary:
+				skipped = append(skipped, skippedRecord(Scope(sc), e))
+			}
+		}
+	}
+	inOrder := docs == len(c.prev)
+	for _, d := range c.prev {
+		if !inOrder {
+			break
+		}
+		e := c.cache[d.Scope][string(d.ID)]
+		switch {
+		case e == nil || e.doc != d:
+			inOrder = false
+		case !e.racy:
+			recs = append(recs, docRecord(d.Scope, e))
+		}
+	}
+	if !inOrder {
+		recs = recs[:0]
+		for sc, m := range c.cache {
+			for _, e := range m {
+				if !e.skipped && !e.racy {
+					recs = append(recs, docRecord(Scope(sc), e))
+				}
+			}
+		}
+	}
+	slices.SortFunc(skipped, compareSnapRecords)
+	return append(recs, skipped...)
+}
+
+// docRecord is the snapshot record of e, a document's entry.
+func docRecord(sc Scope, e *entry) snapRecord {
+	d := e.doc
+	return snapRecord{
+		scope: sc, path: e.path, rel: e.rel, key: e.key, typ: d.Type,
+		truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body, doc: d,
+	}
+}
+
+// skippedRecord is the snapshot record of e, a skipped file's entry.
+func skippedRecord(sc Scope, e *entry) snapRecord {
+	return snapRecord{scope: sc, path: e.path, rel: e.rel, key: e.key, skipped: true, skip: e.skip}
 }
 
 // writeSnapshots writes the pending records until none are left.
@@ -404,7 +448,9 @@ func (c *Catalog) writeSnapshots() {
 			return
 		}
 		s.mu.Unlock()
-		sortSnapRecords(recs)
+		if !slices.IsSortedFunc(recs, compareSnapRecords) {
+			sortSnapRecords(recs)
+		}
 		var extra []byte
 		if s.extra != nil {
 			docs := make([]*Document, 0, len(recs))
@@ -433,16 +479,18 @@ func (c *Catalog) writeSnapshots() {
 // any query's path. The order is not part of the format: the loader
 // checks it and the scan sorts whatever it cannot vouch for.
 func sortSnapRecords(recs []snapRecord) {
-	slices.SortFunc(recs, func(a, b snapRecord) int {
-		switch {
-		case a.skipped || b.skipped:
-			if c := cmp.Compare(b2i(a.skipped), b2i(b.skipped)); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.path, b.path)
+	slices.SortFunc(recs, compareSnapRecords)
+}
+
+// compareSnapRecords is the order sortSnapRecords sorts into.
+func compareSnapRecords(a, b snapRecord) int {
+	if a.skipped || b.skipped {
+		if c := cmp.Compare(b2i(a.skipped), b2i(b.skipped)); c != 0 {
+			return c
 		}
-		return compareDocs(a.doc, b.doc)
-	})
+		return cmp.Compare(a.path, b.path)
+	}
+	return compareDocs(a.doc, b.doc)
 }
 
 // b2i is 1 for true, 0 for false.
