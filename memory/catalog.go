@@ -614,13 +614,14 @@ type statOutcome struct {
 // workers, into the job. The first scan with a snapshot does this while
 // the snapshot loads, before it knows which files the snapshot holds.
 func (c *Catalog) statAll(jobs []job) {
-	var todo []*job
+	todo := make([]*job, 0, len(jobs))
 	for i := range jobs {
 		if jobs[i].pre == nil {
 			todo = append(todo, &jobs[i])
 		}
 	}
 	pre := make([]statOutcome, len(todo)) // one allocation for them all
+	prefaultSlice(pre)                    // one call, not a fault per page (decision 0830)
 	for i, j := range todo {
 		j.pre = &pre[i]
 	}

@@ -252,6 +252,10 @@ func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
 			func(n int) {
 				docs = make([]Document, n)
 				entries = make([]entry, n)
+				// Mapped in one call each, not a fault per page as the
+				// records are written into them (decision 0830).
+				prefaultSlice(docs)
+				prefaultSlice(entries)
 			},
 			func(i int, r *snapRecord) {
 				if r.skipped {
@@ -746,7 +750,10 @@ func joinPaths(roots [2]string, n int, rec func(i int) (Scope, string), set func
 		sc, rel := rec(i)
 		size += len(roots[sc]) + 1 + len(rel)
 	}
-	paths := make([]byte, 0, size)
+	// Every byte of it is written below before a string views it: taken
+	// uncleared and mapped in one call (decision 0830).
+	paths := uninitBytes(size)[:0]
+	prefault(paths[:size])
 	for i := range n {
 		sc, rel := rec(i)
 		start := len(paths)
