@@ -41,6 +41,8 @@ type Engine struct {
 	// primed records that the warm-up ran primeRank's ranking; written
 	// before warmed closes, for tests.
 	primed bool
+	// warmUpEnd is Options.warmUpEnd: benchmarks only.
+	warmUpEnd warmUpEnd
 	// noWarmUp is Options.NoWarmUp: nothing indexes the tree for later
 	// queries, and an empty query does not either (see run).
 	noWarmUp bool
@@ -120,6 +122,7 @@ func newEngine(opts Options, faults fault) *Engine {
 		sess:        fsm.NewSession(),
 		warmed:      make(chan struct{}),
 		noWarmUp:    opts.NoWarmUp,
+		warmUpEnd:   opts.warmUpEnd,
 	}
 	if opts.NoWarmUp {
 		close(e.warmed)
@@ -167,12 +170,14 @@ func (e *Engine) warm() {
 	if e.life.Err() != nil {
 		return
 	}
-	if e.index.Freeze(res.Docs) {
+	if e.index.Freeze(res.Docs) && e.warmUpEnd != warmUpKeep {
 		// Building the index touched several times the memory it now
 		// holds; give those pages back to the system once, rather than
 		// keep them resident for the daemon's lifetime (decision 0122).
 		debug.FreeOSMemory()
-		e.primed = e.primeRank(res.Docs)
+		if e.warmUpEnd == warmUpRelease {
+			e.primed = e.primeRank(res.Docs)
+		}
 	}
 }
 

@@ -74,4 +74,23 @@ type Options struct {
 	// (docs/decisions/0800-one-shot-process.md). Warmed is then closed at
 	// once. False, the default, suits every long-lived host.
 	NoWarmUp bool
+
+	// warmUpEnd, for benchmarks only, leaves out the end of the warm-up
+	// that decisions 0122 and 0811 add, so that their figures come from a
+	// committed command (BenchmarkFirstQueryAfterWarmed).
+	warmUpEnd warmUpEnd
 }
+
+// warmUpEnd is what the warm-up does once it has frozen the index.
+type warmUpEnd uint8
+
+const (
+	// warmUpRelease gives the build's pages back (debug.FreeOSMemory)
+	// and primes the first query (primeRank): what an engine does.
+	warmUpRelease warmUpEnd = iota
+	// warmUpReleaseOnly gives the pages back and does not prime: the
+	// warm-up before decision 0811.
+	warmUpReleaseOnly
+	// warmUpKeep neither gives the pages back nor primes.
+	warmUpKeep
+)

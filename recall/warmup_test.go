@@ -103,6 +103,40 @@ func TestWarmUpPrimeLeavesNoTrace(t *testing.T) {
 	})
 }
 
+// The warm-up ends that BenchmarkFirstQueryAfterWarmed compares differ
+// as their names say: only the shipped end primes, and every end answers
+// the first query alike.
+func TestWarmUpEnds(t *testing.T) {
+	f := newFixture(t)
+	var want []memory.ID
+	for _, tc := range []struct {
+		end    warmUpEnd
+		primed bool
+	}{{warmUpRelease, true}, {warmUpReleaseOnly, false}, {warmUpKeep, false}} {
+		e := New(Options{ProjectDir: f.project, UserDir: f.user, StatOnly: true, warmUpEnd: tc.end})
+		<-e.Warmed()
+		if e.primed != tc.primed {
+			t.Errorf("warm-up end %d: primed %v, want %v", tc.end, e.primed, tc.primed)
+		}
+		p := e.Query(t.Context(), Query{Text: "deploy"})
+		<-p.Settled()
+		var got []memory.ID
+		for _, m := range p.Trace().Ranked {
+			got = append(got, m.Doc.ID)
+		}
+		p.End()
+		e.Shutdown()
+		if want == nil {
+			want = got
+		} else if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("warm-up end %d ranks differently (-shipped +this):\n%s", tc.end, d)
+		}
+	}
+	if len(want) == 0 {
+		t.Error("the query ranked nothing: nothing here compares the answers")
+	}
+}
+
 // An empty query (no scored token, no tool) on an engine without a
 // warm-up keeps every document and ranks none, as on a warmed engine, and
 // indexes nothing: the tree has more documents than one Rank indexes
