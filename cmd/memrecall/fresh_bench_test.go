@@ -23,8 +23,9 @@ import (
 // only, without and with the persistent snapshot (written once before the
 // timing). Reported per sub-benchmark, medians over the iterations:
 //
-//   - wall-ms, cpu-ms: the query process (CPU is user + system, every
-//     thread, from the kernel's accounting of the child);
+//   - wall-ms, cpu-ms, faults: the query process (CPU is user + system,
+//     every thread, from the kernel's accounting of the child; minor page
+//     faults);
 //   - empty-wall-ms, empty-cpu-ms: the empty Go program;
 //   - wall-x, cpu-x: the query over the empty program.
 //
@@ -33,6 +34,11 @@ import (
 // the README installs memrecall (CGO_ENABLED=0, decision 0801).
 //
 //	go test -run '^$' -bench FreshQuery -benchtime 20x ./cmd/memrecall
+//
+// MEMRECALL_BENCH_QUERY, when set, is the query instead of gentree's
+// (decision 0812's query of stop words: MEMRECALL_BENCH_QUERY=the). The
+// query process takes GOGC from the environment like any other, so
+// `GOGC=100 go test ...` times it at another GOGC (decision 0810).
 func BenchmarkFreshQuery(b *testing.B) {
 	tmp := b.TempDir()
 	exe, empty := buildFresh(b, tmp)
@@ -50,7 +56,11 @@ func BenchmarkFreshQuery(b *testing.B) {
 func freshTree(b *testing.B, exe, empty, dir string, lang gentree.Lang, n int) {
 	project, user := writeBenchTree(b, dir, lang, n)
 	g, _ := gentree.New(lang)
-	args := []string{"query", g.Query(), "--project", project, "--user", user}
+	q := g.Query()
+	if v := os.Getenv("MEMRECALL_BENCH_QUERY"); v != "" {
+		q = v
+	}
+	args := []string{"query", q, "--project", project, "--user", user}
 	for _, snap := range []bool{false, true} {
 		env := append(os.Environ(), envBaseURL+"=", envModel+"=")
 		if snap {
@@ -78,10 +88,11 @@ func freshTree(b *testing.B, exe, empty, dir string, lang gentree.Lang, n int) {
 				}
 				q = append(q, t)
 			}
-			qw, qc, _ := medianProc(q)
+			qw, qc, qf := medianProc(q)
 			ew, ec, _ := medianProc(e)
 			b.ReportMetric(qw, "wall-ms")
 			b.ReportMetric(qc, "cpu-ms")
+			b.ReportMetric(qf, "faults")
 			b.ReportMetric(ew, "empty-wall-ms")
 			b.ReportMetric(ec, "empty-cpu-ms")
 			b.ReportMetric(qw/ew, "wall-x")
