@@ -419,6 +419,57 @@ func TestSweepSkipsBusySession(t *testing.T) {
 	}
 }
 
+// Status waits for a busy session, but not with the server's lock held:
+// the sweep, which needs that lock, goes on meanwhile, and Status reports
+// the session once its event ends.
+func TestStatusWaitsForBusySessionAlone(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	s := newServer(opts)
+	defer s.shutdownSessions()
+	s.Handle(event("qwen", "busy", "UserPromptSubmit", prompt("deploy")))
+	s.mu.Lock()
+	busy := s.sessions[sessionKey{agent.Qwen, "busy"}]
+	s.mu.Unlock()
+	busy.begin()
+	status := make(chan wire.Status, 1)
+	go func() { status <- s.Status() }()
+	// Wait until Status waits for the busy session's lock.
+	for i := 0; !statusWaits(); i++ {
+		if i == 10000 {
+			busy.end()
+			t.Fatal("Status did not come to wait for the busy session in 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	swept := make(chan bool, 1)
+	go func() { swept <- s.sweep() }()
+	select {
+	case <-swept:
+	case <-time.After(10 * time.Second):
+		busy.end()
+		<-swept
+		t.Fatal("the sweep waited while Status waited for a busy session")
+	}
+	busy.end()
+	if st := <-status; len(st.Sessions) != 1 || st.Sessions[0].ID != hash("qwen", "busy") || st.Sessions[0].Events != 1 {
+		t.Errorf("Status after the event: %+v, want the busy session with its one event", st.Sessions)
+	}
+}
+
+// statusWaits reports whether a goroutine is blocked on a mutex inside
+// Server.Status.
+func statusWaits() bool {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "sync.Mutex.Lock") && strings.Contains(g, "daemon.(*Server).Status(") {
+			return true
+		}
+	}
+	return false
+}
+
 // TestReplacedByNewerHook: a hook of a newer version makes the daemon give
 // way at once: socket and lock released before the answer.
 func TestReplacedByNewerHook(t *testing.T) {

@@ -11,10 +11,16 @@ import (
 )
 
 // Status reports the daemon's state without any text or path: sessions
-// and corpora are named by short hashes.
+// and corpora are named by short hashes. It reads the server's state
+// under the server's lock, then each session's under the session's own
+// lock alone: a session busy with a cold first query makes Status wait
+// for it, but not the events and the sweep that need the server's lock.
 func (s *Server) Status() wire.Status {
+	type open struct {
+		k  sessionKey
+		se *session
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := s.now()
 	st := wire.Status{
 		PID:         os.Getpid(),
@@ -29,15 +35,9 @@ func (s *Server) Status() wire.Status {
 		st.ConfigError = true
 	}
 	uses := map[memory.Roots]int{}
+	sessions := make([]open, 0, len(s.sessions))
 	for k, se := range s.sessions {
-		se.mu.Lock()
-		st.Sessions = append(st.Sessions, wire.Session{
-			Agent: string(k.agent), ID: hash(string(k.agent), k.id),
-			Corpus: corpusHash(se.corpus.key),
-			Events: se.events, Plan: se.plan != nil, Injected: se.injected,
-			IdleMS: now.Sub(se.last).Milliseconds(),
-		})
-		se.mu.Unlock()
+		sessions = append(sessions, open{k, se})
 		uses[se.corpus.key]++
 	}
 	for k, co := range s.corpora {
@@ -52,6 +52,18 @@ func (s *Server) Status() wire.Status {
 			Hash: corpusHash(k), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
 			Watched: co.c.Watching(), WatchRefused: co.c.WatchRefused(),
 		})
+	}
+	s.mu.Unlock()
+	for _, o := range sessions {
+		se := o.se
+		se.mu.Lock()
+		st.Sessions = append(st.Sessions, wire.Session{
+			Agent: string(o.k.agent), ID: hash(string(o.k.agent), o.k.id),
+			Corpus: corpusHash(se.corpus.key),
+			Events: se.events, Plan: se.plan != nil, Injected: se.injected,
+			IdleMS: now.Sub(se.last).Milliseconds(),
+		})
+		se.mu.Unlock()
 	}
 	st.WatchRefused = wire.CountWatchRefused(st.Corpora)
 	slices.SortFunc(st.Sessions, func(a, b wire.Session) int { return strings.Compare(a.Agent+a.ID, b.Agent+b.ID) })
