@@ -18,12 +18,27 @@ import (
 // spreads them, each worker reusing one buffer. It returns the number of
 // files read; a root that cannot be listed contributes none.
 func Read(roots []string, workers, bufSize int) int {
+	return read(roots, workers, bufSize, false)
+}
+
+// ReadStat is Read with a stat of each file's open descriptor before the
+// read (fstat): the least a scan that keeps what it read must do, since
+// the file's size, modification time and inode are what later scans
+// trust it by, and taking them from the descriptor before the read is the
+// order that never files a newer key with older content (decision 0614).
+// It is a second floor beside Read, not a replacement.
+func ReadStat(roots []string, workers, bufSize int) int {
+	return read(roots, workers, bufSize, true)
+}
+
+func read(roots []string, workers, bufSize int, withStat bool) int {
 	paths := list(roots)
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	for range max(workers, 1) {
 		wg.Go(func() {
 			buf := make([]byte, bufSize)
+			var st statBuf
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(paths) {
@@ -33,8 +48,10 @@ func Read(roots []string, workers, bufSize int) int {
 				if err != nil {
 					continue
 				}
-				if _, err := syscall.Read(fd, buf); err == nil {
-					done.Add(1)
+				if !withStat || statOpen(&st, fd, paths[i]) {
+					if _, err := syscall.Read(fd, buf); err == nil {
+						done.Add(1)
+					}
 				}
 				syscall.Close(fd)
 			}

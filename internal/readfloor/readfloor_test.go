@@ -26,6 +26,9 @@ func TestReadCountsTopicFilesRecursively(t *testing.T) {
 		if got := Read(roots, workers, 16); got != 3 {
 			t.Errorf("workers=%d: Read = %d files, want 3", workers, got)
 		}
+		if got := ReadStat(roots, workers, 16); got != 3 {
+			t.Errorf("workers=%d: ReadStat = %d files, want 3", workers, got)
+		}
 		if got := Stat(roots, workers); got != 3 {
 			t.Errorf("workers=%d: Stat = %d files, want 3", workers, got)
 		}

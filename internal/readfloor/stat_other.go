@@ -13,3 +13,7 @@ func (*statBuf) stat(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// statOpen stands for a stat of the open file: without Unix descriptors
+// it stats the path.
+func statOpen[F any](b *statBuf, _ F, path string) bool { return b.stat(path) }
