@@ -3,6 +3,27 @@
 # 3.19 emulates; GOMAXPROCS=1 keeps the count to one thread's schedule.
 # Extra environment (GOGC=off) can be given before the call.
 
+# cg_setup PKG N LANGS [LANG...]: the scripts' common start, after they
+# source this file. It moves to the repository's root; sets N to the
+# environment's N, else to the N given; sets langs to the LANG arguments
+# (the script's own "$@"), else to the space-separated LANGS; and makes
+# dir, a temporary directory removed when the script exits, holding PKG's
+# test binary as $dir/PKG.test.
+cg_setup() {
+	local pkg=$1 n=$2 defaults=$3
+	shift 3
+	cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+	N=${N:-$n}
+	if [ $# -gt 0 ]; then
+		langs=("$@")
+	else
+		read -ra langs <<<"$defaults"
+	fi
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+	go test -c -o "$dir/$pkg.test" "./$pkg"
+}
+
 # cg_run CMD [ARG...]: runs CMD (valgrind) with those runtime settings.
 cg_run() {
 	GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 "$@"

@@ -10,14 +10,8 @@
 # Usage: bench/callgrind/score-cache.sh [lang ...]   (default: every script)
 # Needs valgrind (3.19 tested); lib.sh has the runtime settings (cg_run).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-. bench/callgrind/lib.sh
-langs=("$@")
-[ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko th ru mixed)
-N=${N:-10}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-go test -c -o "$dir/score.test" ./score
+. "$(dirname "$0")/lib.sh"
+cg_setup score 10 "en zh ja ko th ru mixed" "$@"
 counts() { # lang pass iterations: "Ir Dr D1miss LLdmiss Bc Bmiss"
 	GOGC=off cg_run valgrind --tool=cachegrind \
 		--cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null "$dir/score.test" -test.run '^$' \

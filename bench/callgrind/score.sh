@@ -10,14 +10,8 @@
 # load. Usage: bench/callgrind/score.sh [lang ...]   (default: every script)
 # Needs valgrind (3.19 tested); lib.sh holds the counting.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-. bench/callgrind/lib.sh
-langs=("$@")
-[ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko th ru mixed)
-N=${N:-10}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-go test -c -o "$dir/score.test" ./score
+. "$(dirname "$0")/lib.sh"
+cg_setup score 10 "en zh ja ko th ru mixed" "$@"
 pass() { # lang pass: instructions of one pass
 	GOGC=off cg_pass "$N" . "$dir/score.test" "BenchmarkScorePass/lang=$1/pass=$2\$"
 }

@@ -12,15 +12,9 @@
 # TOPICS=1000 by default. Needs valgrind (3.19 tested); lib.sh holds the
 # counting.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-. bench/callgrind/lib.sh
-langs=("$@")
-[ ${#langs[@]} -gt 0 ] || langs=(en zh ja mixed)
-N=${N:-4}
+. "$(dirname "$0")/lib.sh"
 TOPICS=${TOPICS:-1000}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-go test -c -o "$dir/recall.test" ./recall
+cg_setup recall 4 "en zh ja mixed" "$@"
 pass() { # lang part: instructions of one pass
 	cg_pass "$N" recall "$dir/recall.test" "BenchmarkSnapshotVsStatFloor/^topics=$TOPICS\$/^lang=$1\$" -snapshot.part "$2"
 }

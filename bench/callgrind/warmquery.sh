@@ -10,15 +10,9 @@
 # (default: en zh ja ko mixed; TOPICS=10000 for the larger trees, slow).
 # Needs valgrind (3.19 tested); lib.sh has the runtime settings.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-. bench/callgrind/lib.sh
-langs=("$@")
-[ ${#langs[@]} -gt 0 ] || langs=(en zh ja ko mixed)
-N=${N:-10}
+. "$(dirname "$0")/lib.sh"
 TOPICS=${TOPICS:-1000}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-go test -c -o "$dir/score.test" ./score
+cg_setup score 10 "en zh ja ko mixed" "$@"
 pass() { # lang layout: instructions of one pass (four queries)
 	GOGC=off cg_pass "$N" . "$dir/score.test" "BenchmarkWarmQueryPass/topics=$TOPICS/lang=$1/layout=$2\$"
 }
