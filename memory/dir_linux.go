@@ -143,13 +143,7 @@ func (d *dirHandle) typeOf(name string) (fs.FileMode, error) {
 	var st syscall.Stat_t
 	var err error = syscall.ENOSYS
 	if haveFstatat {
-		// Retried on EINTR as osFS.stat retries it: one entry's
-		// interrupted stat would otherwise fail the whole listing.
-		for {
-			if err = fstatat(d.fd, name, &st, false); err != syscall.EINTR {
-				break
-			}
-		}
+		err = fstatat(d.fd, name, &st, false) // retries EINTR itself
 	}
 	if err == syscall.ENOSYS {
 		fd, oerr := retryEINTR(func() (int, error) {

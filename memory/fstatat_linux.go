@@ -13,7 +13,9 @@ const atSymlinkNoFollow = 0x100
 // fstatat stats name relative to the open directory dirfd: the kernel
 // resolves one component instead of the whole absolute path, which is most
 // of a stat's cost on the warm path. Package syscall exports Openat but
-// not Fstatat on these architectures.
+// not Fstatat on these architectures. It retries when a signal interrupts
+// it (EINTR): one file's interrupted stat would otherwise fail a scan's
+// stat of it or a whole directory's listing (typeOf).
 func fstatat(dirfd int, name string, st *syscall.Stat_t, follow bool) error {
 	// The NUL-terminated name goes in a stack buffer: this runs once per
 	// file on every warm scan, and BytePtrFromString would allocate.
@@ -32,11 +34,16 @@ func fstatat(dirfd int, name string, st *syscall.Stat_t, follow bool) error {
 	if follow {
 		flags = 0
 	}
-	_, _, e := syscall.Syscall6(sysFstatat, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(st)), uintptr(flags), 0, 0)
-	if e != 0 {
+	for {
+		_, _, e := syscall.Syscall6(sysFstatat, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(st)), uintptr(flags), 0, 0)
+		switch e {
+		case 0:
+			return nil
+		case syscall.EINTR:
+			continue
+		}
 		return e
 	}
-	return nil
 }
 
 const haveFstatat = true

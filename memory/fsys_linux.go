@@ -18,11 +18,7 @@ func (osFS) stat(path string, at fileAt) (fileKey, error) {
 	var st syscall.Stat_t
 	var err error
 	if haveFstatat && !strings.Contains(at.name, "/") {
-		for {
-			if err = fstatat(at.dir.fd, at.name, &st, false); err != syscall.EINTR {
-				break
-			}
-		}
+		err = fstatat(at.dir.fd, at.name, &st, false) // retries EINTR itself
 	} else {
 		// A symlinked topic (a path below the root) or no fstatat here:
 		// open it the safe way and stat the descriptor.
