@@ -438,6 +438,7 @@ func (c *Catalog) scan() (Result, error) {
 	// it walks and stats the tree (decision 0803). The walk then sees an
 	// empty cache; the jobs are matched with the seeded entries after it.
 	seed := c.startSnapshotLoad()
+	seeded := seed != nil
 	if seed != nil {
 		defer func() {
 			if seed != nil {
@@ -507,10 +508,11 @@ func (c *Catalog) scan() (Result, error) {
 	// A scan that reads at least textsMin files for the first time is a
 	// cold read of a tree: it maps its memory in blocks (texts, outcomes).
 	coldRead := fresh[0]+fresh[1] >= c.textsMin
-	if coldRead {
-		// A scan that reads a tree for the first time maps its outcomes
-		// in one call too; a rescan (the daemon's, a warm StatOnly
-		// engine's) makes no such call for the little it writes.
+	if coldRead || seeded {
+		// A scan that reads a tree for the first time, or answers it
+		// from the snapshot, maps its outcomes in one call too; a rescan
+		// (the daemon's, a warm StatOnly engine's) makes no such call for
+		// the little it writes.
 		prefaultSlice(out)
 	}
 	racyBefore := start.Add(-c.racyWindow).UnixNano()
