@@ -137,7 +137,7 @@ func needsFoldFast(tok string) (needs, ok bool) {
 // leaves alone is returned as it is.
 func foldFast(tok string) (string, bool) {
 	var a [64]byte
-	b, changed, ok := appendFoldFast(a[:0], tok, false)
+	b, changed, _, ok := appendFoldFast(a[:0], tok, false)
 	switch {
 	case !ok:
 		return "", false
@@ -149,15 +149,16 @@ func foldFast(tok string) (string, bool) {
 
 // appendFoldFast appends to dst the fold of tok (see foldFast), or with
 // german its German transliteration (germanFold: ä ö ü become ae oe ue
-// first), and reports whether that differs from tok; ok is false, and
-// out is of no use, for a token foldFast does not cover. The scorer
-// folds a field token's keys into a buffer of its own this way, without
-// building a string per key.
-func appendFoldFast(dst []byte, tok string, german bool) (out []byte, changed, ok bool) {
+// first), and reports whether that differs from tok and whether tok holds
+// ä, ö or ü (what hasUmlaut reports, found on the same walk); ok is false,
+// and the rest is of no use, for a token foldFast does not cover. The
+// scorer folds a field token's keys into a buffer of its own this way,
+// without building a string per key.
+func appendFoldFast(dst []byte, tok string, german bool) (out []byte, changed, umlaut, ok bool) {
 	for i := 0; i < len(tok); {
 		r, size := fastFoldAt(tok, i)
 		if size == 0 {
-			return dst, false, false
+			return dst, false, false, false
 		}
 		if size == 1 {
 			dst = append(dst, byte(r))
@@ -166,10 +167,12 @@ func appendFoldFast(dst []byte, tok string, german bool) (out []byte, changed, o
 		}
 		to, ok := foldFastRune(r)
 		if !ok {
-			return dst, false, false
+			return dst, false, false, false
 		}
+		isUmlaut := r == 'ä' || r == 'ö' || r == 'ü'
+		umlaut = umlaut || isUmlaut
 		switch {
-		case german && (r == 'ä' || r == 'ö' || r == 'ü'):
+		case german && isUmlaut:
 			dst = append(dst, byte(to), 'e')
 		case to == 's' && r == 'ß':
 			dst = append(dst, "ss"...)
@@ -183,7 +186,7 @@ func appendFoldFast(dst []byte, tok string, german bool) (out []byte, changed, o
 		changed = true
 		i += size
 	}
-	return dst, changed, true
+	return dst, changed, umlaut, true
 }
 
 // foldHeadFast returns the head of fold(tok) (see headBit: its first

@@ -512,7 +512,7 @@ func applyWord(q *Query, tok string, folds bool, f field, buf *[]string, masks *
 	fb := f << foldShift
 	var b [64]byte
 	for _, k := range *buf {
-		fk, changed, ok := appendFoldFast(b[:0], k, false)
+		fk, changed, umlaut, ok := appendFoldFast(b[:0], k, false)
 		if !ok {
 			// Not foldFast's letters: the general fold.
 			var gen [2]string
@@ -524,8 +524,8 @@ func applyWord(q *Query, tok string, folds bool, f field, buf *[]string, masks *
 		if changed {
 			q.applyBytes(masks, fk, fb)
 		}
-		if hasUmlaut(k) {
-			g, _, _ := appendFoldFast(b[:0], k, true)
+		if umlaut {
+			g, _, _, _ := appendFoldFast(b[:0], k, true)
 			q.applyBytes(masks, g, fb)
 		}
 	}
