@@ -244,7 +244,12 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 	compound, parts, joined, compoundFolds := 0, 0, false, false
 	var th thaiScratch // the Thai runs' buffer
 	for i := 0; i < len(s); {
-		class, size := rawClass(s, i)
+		// ASCII (the spaces and words between the runs of mixed text)
+		// without rawClass's call.
+		class, size := rawASCII[s[i]&0x7F], 1
+		if s[i] >= utf8.RuneSelf {
+			class, size = rawClass(s, i)
+		}
 		switch class {
 		case classSep:
 			i += size
@@ -336,11 +341,20 @@ func rawWordEnd(s string, i int) (end, n int, folds, ok bool) {
 // code point is s[start:start+size] (see emitBigrams) and returns the
 // run's end; ok is false if it meets a code point rawClass is unsure of.
 func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
+	// A bigram's head (headBit) is its first code point's three bytes
+	// (every code point rawClass files as CJK has three), which the loop
+	// keeps from the step before instead of reading them again.
 	p, i := start, start+size // p starts the previous code point
+	_ = s[p+2]
+	b, b1, b2 := s[p], s[p+1], s[p+2]
 	for i < len(s) {
+		var c, c1, c2 byte // (zero past the end: not CJK)
+		if i+2 < len(s) {
+			c, c1, c2 = s[i], s[i+1], s[i+2]
+		}
 		// Kana, ideographs and Hangul syllables alike by one bit of
 		// cjkRaw: a run that mixes them (Japanese) takes one path.
-		if i+2 < len(s) && isRawCJK3(s[i], s[i+1], s[i+2]) {
+		if isRawCJK3(c, c1, c2) {
 			size = 3
 		} else {
 			var class runeClass
@@ -349,10 +363,11 @@ func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTo
 				return i, class != classUnsure
 			}
 		}
-		if tok := s[p : i+size]; q.headMayMatch(tok) {
-			q.apply(masks, tok, f)
+		if h := headSum(b, b1, b2) % headBits; q.heads[h/64]&(1<<(h%64)) != 0 {
+			q.apply(masks, s[p:i+size], f)
 		}
 		p, i = i, i+size
+		b, b1, b2 = c, c1, c2
 	}
 	return i, true
 }

@@ -227,12 +227,16 @@ func (r keyRef) apply(masks *[MaxQueryTokens]field, bits field) {
 // least four bytes after a two-byte letter), or one of the few keys
 // mayMatch lets through, so it has the token's head.
 func headBit(t string) uint {
-	h := uint(t[0])*131 + uint(t[1])*31 + uint(t[2])
+	h := headSum(t[0], t[1], t[2])
 	if t[0] >= 0xC0 && t[0] < 0xE0 && len(t) > 3 {
 		h = h*17 + uint(t[3])
 	}
 	return h % headBits
 }
+
+// headSum is headBit's hash of a token's first three bytes, before the
+// fourth byte of a two-byte letter's head and the modulus.
+func headSum(c0, c1, c2 byte) uint { return uint(c0)*131 + uint(c1)*31 + uint(c2) }
 
 // headBits is the size of the heads filter. Three lower-case ASCII
 // letters give headBit about 4,000 values: with 256 bits, one word token
