@@ -64,19 +64,57 @@ func scoreASCII(q *Query, text *docText, buf *[]string, masks *[MaxQueryTokens]f
 	}
 }
 
-// scoreASCIIField is scoreField for a field whose normalised text s is
-// ASCII (most memory text): the same tokens, found by a loop over bytes
-// instead of the general tokenizer with its per-rune classification and
-// per-token callbacks, and the same test per token (the query's prefilter,
-// then the token's keys among the query's tokens). A directly scored
-// document is the whole cost of a cold query's ranking, so this loop is
-// that cost. TestPropScoreASCIIEqualsTokens checks it against the
-// tokenizer.
+// asciiScan sorts the bytes of raw text for scoreASCIIField: a word byte
+// (asciiWordByte), a byte the loop stops at (upper case, which lowers,
+// and any byte of a multi-byte code point) or a separator.
+var asciiScan = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case asciiWordByte[c]:
+			t[c] = scanWord
+		case c >= utf8.RuneSelf || 'A' <= c && c <= 'Z':
+			t[c] = scanStop
+		case isJoiner(byte(c)):
+			t[c] = scanJoiner
+		}
+	}
+	return t
+}()
+
+// asciiScan's classes: a joiner (isJoiner) is a separator that may join
+// two runs.
+const (
+	scanSep uint8 = iota
+	scanWord
+	scanStop
+	scanJoiner
+)
+
+// scoreASCIIField is scoreField for the part of a field's text s that is
+// lower-case ASCII (most memory text): the same tokens, found by a loop
+// over bytes instead of the general tokenizer with its per-rune
+// classification and per-token callbacks, and the same test per token
+// (the query's prefilter, then the token's keys among the query's
+// tokens). A directly scored document is the whole cost of a cold query's
+// ranking, so this loop is that cost. TestPropScoreASCIIEqualsTokens
+// checks it against the tokenizer.
 //
 // The tokens of ASCII text (see forEachTokenOf) are every word run of at
 // least minWordRunes bytes and every chain of two or more runs joined by
 // single joiners (create_issue, eta-predictor-cg), whatever the runs' lengths.
-func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) {
+//
+// The loop stops before a token that holds, or that normalisation could
+// join to, an upper-case letter or a byte of a multi-byte code point, and
+// returns rest, where the text from that point on starts: the tokens of
+// s are those it scored and those of s[rest:] (TestScoreFieldSplits).
+// There, s[rest] is an ASCII letter or digit that starts a chain, or an
+// ASCII separator that joins nothing after it, followed by the byte that
+// stopped the loop; normalisation keeps s[:rest] as it is and cannot
+// compose across s[rest], so Normalize(s) is s[:rest] +
+// Normalize(s[rest:]). rest is len(s) when the loop reached the end, as
+// it always does on lower-case ASCII text. It finds out without a pass
+// over s of its own (asciiCase).
+func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) (rest int) {
 	check := func(tok string) {
 		// mayMatch for an ASCII token, which never folds: without
 		// mayMatch's scan of the token for a non-ASCII byte, whose
@@ -92,20 +130,45 @@ func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQuer
 	}
 	chain, parts := 0, 0
 	for i := 0; i < len(s); {
-		if !asciiWordByte[s[i]] {
+		if k := asciiScan[s[i]]; k != scanWord {
+			if k == scanStop {
+				// (No chain is open here.) The separator before it
+				// goes along: a mark may compose with it.
+				return max(i-1, 0)
+			}
 			i++
 			continue
 		}
 		start := i
 		i = wordRunEnd(s, i)
-		if i-start >= minWordRunes {
-			check(s[start:i])
-		}
 		if parts == 0 {
 			chain = start
 		}
+		// The run ends at a separator, at a byte that may continue it,
+		// or at a joiner before a byte that continues the chain or may:
+		// in the second and third cases the chain is left to be scored
+		// from its start with what follows.
+		joined := false
+		if i < len(s) {
+			switch asciiScan[s[i]] {
+			case scanStop:
+				return chain
+			case scanJoiner:
+				if i+1 < len(s) {
+					switch asciiScan[s[i+1]] {
+					case scanStop:
+						return chain
+					case scanWord:
+						joined = true
+					}
+				}
+			}
+		}
+		if i-start >= minWordRunes {
+			check(s[start:i])
+		}
 		parts++
-		if joinedAt(s, i, rawClass) {
+		if joined {
 			i++ // the joiner: the next run continues the chain
 			continue
 		}
@@ -114,20 +177,24 @@ func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQuer
 		}
 		parts = 0
 	}
+	return len(s)
 }
 
 // scoreField records in masks the query tokens that the tokens of one
 // field's text s (raw or normalised: Normalize is idempotent) match in
-// field f. ASCII text takes the byte loop, text that normalisation keeps
-// as it is the one-decode loop of scoreRawField, and the rest is
-// normalised and tokenised by the general tokenizer.
+// field f. Lower-case ASCII text takes the byte loop; where it stops
+// (see scoreASCIIField), ASCII with upper case is lowered and takes it,
+// text that normalisation keeps as it is takes the one-decode loop of
+// scoreRawField, and the rest is normalised and tokenised by the general
+// tokenizer.
 func scoreField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) {
-	switch asciiCase(s) {
-	case asciiUpper:
-		s = strings.ToLower(s)
-		fallthrough
-	case asciiLower:
-		scoreASCIIField(q, s, f, buf, masks)
+	rest := scoreASCIIField(q, s, f, buf, masks)
+	if rest == len(s) {
+		return
+	}
+	s = s[rest:]
+	if asciiCase(s) != notASCII {
+		scoreASCIIField(q, strings.ToLower(s), f, buf, masks)
 		return
 	}
 	if scoreRawField(q, s, f, buf, masks) {

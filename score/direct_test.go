@@ -1,8 +1,11 @@
 package score
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/memrecall/memrecall/memory"
 	"pgregory.net/rapid"
@@ -159,4 +162,30 @@ func tokenMasks(q *Query, text *docText) (m [MaxQueryTokens]field) {
 	var buf []string
 	text.forEachKey(q, &buf, func(k string, f field) { q.apply(&m, k, f) })
 	return m
+}
+
+// TestScoreFieldSplits: wherever scoreField's byte loop stops (upper
+// case, a byte of a multi-byte code point, a joiner before one, a mark
+// after a separator it may compose with) and hands the rest of the field
+// on, the masks are those of the general path on the whole field. The
+// query holds the keys of the normalised field, its raw tokens and every
+// run of lower-case ASCII letters and digits, so that a token found in a
+// part of the field and not in the whole shows too.
+func TestScoreFieldSplits(t *testing.T) {
+	fragments := append(slices.Clone(scriptFragments), "=\u0338", "\u0338x", " \u0301a", "Ab", "aB", "ab-Cd", "ab_Cd", "ab-é", "x-Ñ")
+	gen := fragmentTextGen(fragments, scriptSeparators, 8)
+	rapid.Check(t, func(t *rapid.T) {
+		s := gen.Draw(t, "field")
+		var buf, own []string
+		forEachFieldKey(nil, Normalize(s), fieldBody, &buf, func(k string, _ field) { own = append(own, k) })
+		own = append(own, AppendTokens(nil, s)...)
+		own = append(own, strings.FieldsFunc(s, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })...)
+		q := probeQuery(rapid.SliceOfN(rapid.SampledFrom(append(own, "none")), 1, MaxQueryTokens).Draw(t, "tokens"))
+		var got, want [MaxQueryTokens]field
+		scoreField(&q, s, fieldBody, &buf, &got)
+		forEachFieldKey(&q, Normalize(s), fieldBody, &buf, func(k string, f field) { q.apply(&want, k, f) })
+		if diff := cmp.Diff(want[:len(q.tokens)], got[:len(q.tokens)]); diff != "" {
+			t.Fatalf("field %+q, query %q: masks (-general +scoreField):\n%s", s, q.tokens, diff)
+		}
+	})
 }
