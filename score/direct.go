@@ -120,7 +120,7 @@ func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQuer
 		// mayMatch's scan of the token for a non-ASCII byte, whose
 		// exit, at a length that varies from token to token, a branch
 		// predictor mostly misses.
-		if !q.mayMatchFolding(tok, false) {
+		if !q.mayMatchASCII(tok) {
 			return
 		}
 		*buf = appendKeys((*buf)[:0], tok)

@@ -189,3 +189,17 @@ func TestScoreFieldSplits(t *testing.T) {
 		}
 	})
 }
+
+// TestPropMayMatchASCII: the byte loop's prefilter says what
+// mayMatchFolding says of every ASCII token, for queries of any text.
+func TestPropMayMatchASCII(t *testing.T) {
+	tok := rapid.StringMatching(`[a-z0-9_.-]{0,14}`)
+	rapid.Check(t, func(t *rapid.T) {
+		q := NewQuery(rapid.OneOf(asciiTextGen(6), scriptTextGen(6)).Draw(t, "query"), nil)
+		for _, f := range rapid.SliceOfN(rapid.OneOf(tok, rapid.SampledFrom(append([]string{"using", "tries", "ing", "xxing", "abie", "abies"}, q.tokens...))), 1, 30).Draw(t, "tokens") {
+			if got, want := q.mayMatchASCII(f), q.mayMatchFolding(f, false); got != want {
+				t.Fatalf("query %q, token %q: mayMatchASCII %v, mayMatchFolding %v", q.tokens, f, got, want)
+			}
+		}
+	})
+}

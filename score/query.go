@@ -285,6 +285,28 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	return q.lengths&(span<<lo) != 0
 }
 
+// mayMatchASCII is mayMatchFolding(f, false) for an ASCII token f, the
+// test the byte loop asks of every word (TestPropMayMatchASCII): the same
+// cases, without those no ASCII token meets (the Arabic article, a
+// non-ASCII ending) and with the head test, which most tokens fail,
+// first.
+func (q *Query) mayMatchASCII(f string) bool {
+	n := len(f)
+	if n < 3 {
+		return true
+	}
+	if !q.headMayMatch(f) {
+		// Unless a key of f starts elsewhere: the silent-e key of
+		// "using" ("use"), the stem of "tries" ("try").
+		return n == 5 && f[2:] == "ing" || n >= 5 && f[2] == 'i' && f[3] == 'e'
+	}
+	// ASCII keys are stems of readings of f: no longer than f and at
+	// least minWordRunes long (see mayMatchFolding).
+	hi := min(n, 63)
+	span := uint64(1)<<(hi-minWordRunes+1) - 1
+	return q.lengths&(span<<minWordRunes) != 0 || n == 5 && f[2:] == "ing" || n >= 5 && f[2] == 'i' && f[3] == 'e'
+}
+
 // headMayMatch reports whether t (3+ bytes) has a query token's head
 // (headBit). For an n-gram (a CJK bigram or a Thai-like cluster n-gram,
 // which is its own only key) it is mayMatch's whole test: none of
