@@ -240,8 +240,9 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 	// As in forEachTokenKind: compound is the start of the joined name
 	// the current word run belongs to, parts how many word runs it has so
 	// far, joined says the previous run ended in a joiner (joinedAt);
-	// compoundFolds says a run of the name holds a letter that folds.
-	compound, parts, joined, compoundFolds := 0, 0, false, false
+	// compoundFolds says a run of the name holds a letter that folds,
+	// compoundASCII that all of them are ASCII.
+	compound, parts, joined, compoundFolds, compoundASCII := 0, 0, false, false, false
 	var th thaiScratch // the Thai runs' buffer
 	for i := 0; i < len(s); {
 		// ASCII (the spaces and words between the runs of mixed text)
@@ -262,14 +263,16 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 				return false
 			}
 			i = end
+			ascii := n == i-start // a code point a byte
 			if n >= minWordRunes {
-				applyWord(q, s[start:i], folds, f, buf, masks)
+				applyWord(q, s[start:i], folds, ascii, f, buf, masks)
 			}
 			if joined {
 				parts++
 				compoundFolds = compoundFolds || folds
+				compoundASCII = compoundASCII && ascii
 			} else {
-				compound, parts, compoundFolds = start, 1, folds
+				compound, parts, compoundFolds, compoundASCII = start, 1, folds, ascii
 			}
 			// (An unsure code point after the joiner ends the pass
 			// when the loop reaches it.)
@@ -278,7 +281,7 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 				continue
 			}
 			if parts > 1 {
-				applyWord(q, s[compound:i], compoundFolds, f, buf, masks)
+				applyWord(q, s[compound:i], compoundFolds, compoundASCII, f, buf, masks)
 			}
 			parts = 0
 		case classCJK:
@@ -512,10 +515,17 @@ func scoreThaiGrams(q *Query, nb *[thaiBuf + 8]byte, n int, starts []int32, from
 // applyWord records in masks the query tokens that word token tok of a
 // field f matches, through its keys and folded keys (see wordKeys);
 // folds says whether tok holds a letter that folding changes
-// (needsFold), which the scanner has seen. The folded keys of a token
-// that foldFast covers are written into a buffer, not built as strings.
-func applyWord(q *Query, tok string, folds bool, f field, buf *[]string, masks *[MaxQueryTokens]field) {
-	if !exactKeys(q, tok, folds, buf) {
+// (needsFold), which the scanner has seen, and ascii that it is ASCII
+// (the words between the runs of mixed text), which the ASCII loop's
+// prefilter takes. The folded keys of a token that foldFast covers are
+// written into a buffer, not built as strings.
+func applyWord(q *Query, tok string, folds, ascii bool, f field, buf *[]string, masks *[MaxQueryTokens]field) {
+	if ascii {
+		if !q.mayMatchASCII(tok) {
+			return
+		}
+		*buf = appendKeys((*buf)[:0], tok)
+	} else if !exactKeys(q, tok, folds, buf) {
 		return
 	}
 	for _, k := range *buf {
