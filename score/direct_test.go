@@ -203,3 +203,18 @@ func TestPropMayMatchASCII(t *testing.T) {
 		}
 	})
 }
+
+// TestHeadSum: headBit, which writes headSum out, places every token of
+// three bytes where headSum does (the CJK loop hashes heads by headSum).
+func TestHeadSum(t *testing.T) {
+	for c0 := range 256 {
+		for c1 := range 256 {
+			for _, c2 := range []byte{0, 0x41, 0x80, 0xBF, 0xFF} {
+				tok := string([]byte{byte(c0), byte(c1), c2})
+				if got, want := headBit(tok), headSum(byte(c0), byte(c1), c2)%headBits; got != want {
+					t.Fatalf("headBit(%q) = %d, headSum %d", tok, got, want)
+				}
+			}
+		}
+	}
+}
