@@ -120,7 +120,9 @@ func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQuer
 		// mayMatch's scan of the token for a non-ASCII byte, whose
 		// exit, at a length that varies from token to token, a branch
 		// predictor mostly misses.
-		if !q.mayMatchASCII(tok) {
+		// (Its head test first, here: most tokens fail it, and
+		// mayMatchASCII is a call.)
+		if len(tok) >= 3 && !q.headMayMatch(tok) && !asciiKeyElsewhere(tok) || !q.mayMatchASCII(tok) {
 			return
 		}
 		*buf = appendKeys((*buf)[:0], tok)

@@ -299,15 +299,21 @@ func (q *Query) mayMatchASCII(f string) bool {
 		return true
 	}
 	if !q.headMayMatch(f) {
-		// Unless a key of f starts elsewhere: the silent-e key of
-		// "using" ("use"), the stem of "tries" ("try").
-		return n == 5 && f[2:] == "ing" || n >= 5 && f[2] == 'i' && f[3] == 'e'
+		return asciiKeyElsewhere(f)
 	}
 	// ASCII keys are stems of readings of f: no longer than f and at
 	// least minWordRunes long (see mayMatchFolding).
 	hi := min(n, 63)
 	span := uint64(1)<<(hi-minWordRunes+1) - 1
-	return q.lengths&(span<<minWordRunes) != 0 || n == 5 && f[2:] == "ing" || n >= 5 && f[2] == 'i' && f[3] == 'e'
+	return q.lengths&(span<<minWordRunes) != 0 || asciiKeyElsewhere(f)
+}
+
+// asciiKeyElsewhere reports whether a key of ASCII token f (3+ bytes) may
+// start elsewhere than f does: the silent-e key of "using" ("use"), the
+// stem of "tries" ("try").
+func asciiKeyElsewhere(f string) bool {
+	n := len(f)
+	return n == 5 && f[2:] == "ing" || n >= 5 && f[2] == 'i' && f[3] == 'e'
 }
 
 // headMayMatch reports whether t (3+ bytes) has a query token's head
