@@ -116,7 +116,7 @@ for v in mr e1 e2 e3 e4; do
 done
 
 echo "== the same report for the query (timings aside)"
-report() { "$work/bin/$1" query "$query" --project "$tree/project" --user "$tree/user" | grep -v -E 'ms$|^Timings'; }
+report() { "$work/bin/$1" query "$query" --project "$tree/project" --user "$tree/user" | grep -v -E '(ms|µs)$|^Timings'; }
 report mr >"$work/mr.out"
 for v in e1 e2 e3 e4; do
 	report $v | cmp -s - "$work/mr.out" && echo "$v: same" || { echo "$v: DIFFERENT"; exit 1; }
