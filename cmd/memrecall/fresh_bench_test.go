@@ -56,11 +56,11 @@ func BenchmarkFreshQuery(b *testing.B) {
 func freshTree(b *testing.B, exe, empty, dir string, lang gentree.Lang, n int) {
 	project, user := writeBenchTree(b, dir, lang, n)
 	g, _ := gentree.New(lang)
-	q := g.Query()
+	query := g.Query()
 	if v := os.Getenv("MEMRECALL_BENCH_QUERY"); v != "" {
-		q = v
+		query = v
 	}
-	args := []string{"query", q, "--project", project, "--user", user}
+	args := []string{"query", query, "--project", project, "--user", user}
 	for _, snap := range []bool{false, true} {
 		env := append(os.Environ(), envBaseURL+"=", envModel+"=")
 		if snap {
