@@ -450,6 +450,12 @@ func (c *Catalog) scan() (Result, error) {
 	if seed != nil {
 		w.cache = scopeCache{} // the cache is the loader's until seed returns
 		w.statNew = true
+	} else {
+		// A rescan lists about the files its cache holds: its jobs take
+		// one array sized for them, not a doubling (and a prefault call)
+		// at each size on the way (appendJob), which only a first walk
+		// into fresh memory needs.
+		w.jobs = make([]job, 0, c.cache.len())
 	}
 	defer w.close()
 	if c.watch != nil {
