@@ -36,9 +36,8 @@ type Manifest struct {
 func BuildManifest(docs []*memory.Document) *Manifest {
 	m := &Manifest{index: make(map[string]memory.ID, len(docs))}
 	var b strings.Builder
-	m.skipped = packManifest(docs, func(d *memory.Document, key string, line []byte) {
+	m.skipped = packManifest(docs, m.index, func(d *memory.Document, key string, line []byte) {
 		b.Write(line)
-		m.index[key] = d.ID
 		m.keys = append(m.keys, key)
 		m.docs = append(m.docs, d)
 	})
@@ -47,11 +46,11 @@ func BuildManifest(docs []*memory.Document) *Manifest {
 }
 
 // ManifestSize is BuildManifest(docs).Len() and len(BuildManifest(docs).Text())
-// without building the manifest's text, index or lists: for a caller that
+// without building the manifest's text or lists: for a caller that
 // only reports how large the manifest would be (`memrecall query` without
 // a selector, decision 0821).
 func ManifestSize(docs []*memory.Document) (n, bytes int) {
-	packManifest(docs, func(_ *memory.Document, _ string, line []byte) {
+	packManifest(docs, make(map[string]memory.ID, len(docs)), func(_ *memory.Document, _ string, line []byte) {
 		n++
 		bytes += len(line)
 	})
@@ -60,10 +59,11 @@ func ManifestSize(docs []*memory.Document) (n, bytes int) {
 
 // packManifest is BuildManifest's packing: it calls add, in order, for each
 // document that goes into the manifest, with its key and its line (valid
-// only during the call), and returns how many it skipped.
-func packManifest(docs []*memory.Document, add func(d *memory.Document, key string, line []byte)) (skipped int) {
+// only during the call), and returns how many it skipped. index, empty on
+// entry, maps the keys taken to their documents' IDs: the manifest's own
+// index for BuildManifest, so a key is not kept in a second map.
+func packManifest(docs []*memory.Document, index map[string]memory.ID, add func(d *memory.Document, key string, line []byte)) (skipped int) {
 	seen := make(map[memory.ID]bool, len(docs))
-	taken := make(map[string]bool, len(docs))
 	size := 0
 	var line []byte
 	for _, d := range docs {
@@ -72,7 +72,7 @@ func packManifest(docs []*memory.Document, add func(d *memory.Document, key stri
 			continue
 		}
 		key := ManifestKey(d)
-		if taken[key] {
+		if _, taken := index[key]; taken {
 			skipped++
 			continue
 		}
@@ -83,7 +83,7 @@ func packManifest(docs []*memory.Document, add func(d *memory.Document, key stri
 		}
 		size += len(line)
 		seen[d.ID] = true
-		taken[key] = true
+		index[key] = d.ID
 		add(d, key, line)
 	}
 	return skipped
