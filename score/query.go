@@ -282,10 +282,17 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	// silent-e reading of "configuring" is 2 shorter) and at least
 	// minWordRunes long; stemming may take off several endings
 	// ("embeddings" → "emb").
-	hi := min(len(f), 63)
-	lo := minWordRunes
-	span := uint64(1)<<(hi-lo+1) - 1
-	return q.lengths&(span<<lo) != 0
+	return q.hasKeyLength(len(f))
+}
+
+// hasKeyLength reports whether the query has a key of minWordRunes to
+// n bytes (n ≥ minWordRunes; lengths beyond 63 share lengths' last bit):
+// the length test of mayMatchFolding and mayMatchASCII for an ASCII
+// token of n bytes.
+func (q *Query) hasKeyLength(n int) bool {
+	hi := min(n, 63)
+	span := uint64(1)<<(hi-minWordRunes+1) - 1
+	return q.lengths&(span<<minWordRunes) != 0
 }
 
 // mayMatchASCII is mayMatchFolding(f, false) for an ASCII token f, the
@@ -303,9 +310,7 @@ func (q *Query) mayMatchASCII(f string) bool {
 	}
 	// ASCII keys are stems of readings of f: no longer than f and at
 	// least minWordRunes long (see mayMatchFolding).
-	hi := min(n, 63)
-	span := uint64(1)<<(hi-minWordRunes+1) - 1
-	return q.lengths&(span<<minWordRunes) != 0 || asciiKeyElsewhere(f)
+	return q.hasKeyLength(n) || asciiKeyElsewhere(f)
 }
 
 // asciiKeyElsewhere reports whether a key of ASCII token f (3+ bytes) may
