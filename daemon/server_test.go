@@ -21,6 +21,7 @@ import (
 
 	"github.com/memrecall/memrecall/agent"
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/internal/testenv"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/recall"
 )
@@ -434,7 +435,7 @@ func TestStatusWaitsForBusySessionAlone(t *testing.T) {
 	status := make(chan wire.Status, 1)
 	go func() { status <- s.Status() }()
 	// Wait until Status waits for the busy session's lock.
-	for i := 0; !statusWaits(); i++ {
+	for i := 0; !testenv.MutexWaiter("daemon.(*Server).Status("); i++ {
 		if i == 10000 {
 			busy.end()
 			t.Fatal("Status did not come to wait for the busy session in 10 s")
@@ -454,20 +455,6 @@ func TestStatusWaitsForBusySessionAlone(t *testing.T) {
 	if st := <-status; len(st.Sessions) != 1 || st.Sessions[0].ID != hash("qwen", "busy") || st.Sessions[0].Events != 1 {
 		t.Errorf("Status after the event: %+v, want the busy session with its one event", st.Sessions)
 	}
-}
-
-// statusWaits reports whether a goroutine is blocked on a mutex inside
-// Server.Status.
-func statusWaits() bool {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		header, _, _ := strings.Cut(g, "\n")
-		if strings.Contains(header, "sync.Mutex.Lock") && strings.Contains(g, "daemon.(*Server).Status(") {
-			return true
-		}
-	}
-	return false
 }
 
 // TestReplacedByNewerHook: a hook of a newer version makes the daemon give

@@ -1,4 +1,4 @@
-// Package testenv holds the switches the test suites share.
+// Package testenv holds the switches and helpers the test suites share.
 //
 // The README's test command, go test ./..., must stay fast on a two-core
 // machine. Suites that are slow by nature — mutation runs that build and
