@@ -6,9 +6,12 @@ import (
 	"time"
 )
 
+// lockHeld waits for mu, which the test holds, and counts its turn.
+//
 //go:noinline
-func lockHeld(mu *sync.Mutex) {
+func lockHeld(mu *sync.Mutex, turns *int) {
 	mu.Lock()
+	*turns++
 	mu.Unlock()
 }
 
@@ -20,9 +23,10 @@ func TestMutexWaiter(t *testing.T) {
 		t.Fatal("a waiter before any goroutine waits")
 	}
 	var mu sync.Mutex
+	turns := 0
 	mu.Lock()
 	done := make(chan struct{})
-	go func() { lockHeld(&mu); close(done) }()
+	go func() { lockHeld(&mu, &turns); close(done) }()
 	for i := 0; !MutexWaiter(frame); i++ {
 		if i == 10000 {
 			mu.Unlock()
@@ -32,6 +36,9 @@ func TestMutexWaiter(t *testing.T) {
 	}
 	mu.Unlock()
 	<-done
+	if turns != 1 {
+		t.Fatalf("lockHeld took %d turns, want 1", turns)
+	}
 	if MutexWaiter(frame) {
 		t.Error("a waiter after the lock was released")
 	}
