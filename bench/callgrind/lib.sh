@@ -51,3 +51,17 @@ cg_pass() {
 	shift 3
 	echo $((($(cg_ir "$dir" $((n + 1)) "$bin" "$bench" "$@") - $(cg_ir "$dir" 1 "$bin" "$bench" "$@")) / n))
 }
+
+# cg_vs_decode BENCH PASS: after cg_setup score, for each of langs, the
+# instructions of one iteration of BENCH's sub-benchmarks
+# lang=L/pass=decode and lang=L/pass=PASS (cg_pass, N iterations,
+# GOGC=off) and their ratio, as a table.
+cg_vs_decode() {
+	local bench=$1 pass=$2 l d s
+	printf '%-6s %12s %12s %8s\n' lang decode-Ir "$pass-Ir" x-decode
+	for l in "${langs[@]}"; do
+		d=$(GOGC=off cg_pass "$N" . "$dir/score.test" "$bench/lang=$l/pass=decode\$")
+		s=$(GOGC=off cg_pass "$N" . "$dir/score.test" "$bench/lang=$l/pass=$pass\$")
+		printf '%-6s %12d %12d %8.2f\n' "$l" "$d" "$s" "$(echo "$s / $d" | bc -l)"
+	done
+}

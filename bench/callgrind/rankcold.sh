@@ -12,12 +12,4 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cg_setup score 5 "en zh ja ko th ru mixed" "$@"
-pass() { # lang pass: instructions of one pass
-	GOGC=off cg_pass "$N" . "$dir/score.test" "BenchmarkRankColdPass/lang=$1/pass=$2\$"
-}
-printf '%-6s %12s %12s %8s\n' lang decode-Ir rank-Ir x-decode
-for l in "${langs[@]}"; do
-	d=$(pass "$l" decode)
-	s=$(pass "$l" rank)
-	printf '%-6s %12d %12d %8.2f\n' "$l" "$d" "$s" "$(echo "$s / $d" | bc -l)"
-done
+cg_vs_decode BenchmarkRankColdPass rank
