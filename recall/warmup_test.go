@@ -1,9 +1,7 @@
 package recall
 
 import (
-	"runtime"
 	"slices"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -11,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/internal/testenv"
 	"github.com/memrecall/memrecall/memory"
 )
 
@@ -246,7 +245,7 @@ func TestPrimeRankScanInWindow(t *testing.T) {
 				return
 			default:
 			}
-			if rankWaitsForIndex() {
+			if testenv.MutexWaiter("score.(*Index).Rank(") {
 				return
 			}
 			if i == 10000 {
@@ -272,18 +271,4 @@ func TestPrimeRankScanInWindow(t *testing.T) {
 	if got := e.index.Len(); got != len(cur.Docs) {
 		t.Errorf("the index holds %d documents after the prime and the query, want the %d of the newer tree: the prime evicted the query's new document", got, len(cur.Docs))
 	}
-}
-
-// rankWaitsForIndex reports whether some goroutine is blocked on a mutex
-// inside score.(*Index).Rank.
-func rankWaitsForIndex() bool {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	for g := range strings.SplitSeq(string(buf), "\n\n") {
-		header, _, _ := strings.Cut(g, "\n")
-		if strings.Contains(header, "sync.Mutex.Lock") && strings.Contains(g, "score.(*Index).Rank(") {
-			return true
-		}
-	}
-	return false
 }
