@@ -366,7 +366,7 @@ func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTo
 				return i, class != classUnsure
 			}
 		}
-		if h := headSum(b, b1, b2) % headBits; q.heads[h/64]&(1<<(h%64)) != 0 {
+		if q.hasHead(headSum(b, b1, b2) % headBits) {
 			q.apply(masks, s[p:i+size], f)
 		}
 		p, i = i, i+size

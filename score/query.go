@@ -327,9 +327,12 @@ func asciiKeyElsewhere(f string) bool {
 // mayMatch's other cases applies to a token of non-ASCII letters at least
 // six bytes long.
 func (q *Query) headMayMatch(t string) bool {
-	h := headBit(t)
-	return q.heads[h/64]&(1<<(h%64)) != 0
+	return q.hasHead(headBit(t))
 }
+
+// hasHead reports whether heads has bit h (h < headBits): a key's head
+// hashes there.
+func (q *Query) hasHead(h uint) bool { return q.heads[h/64]&(1<<(h%64)) != 0 }
 
 // isThai3 reports whether c c1 c2 is a code point of the Thai block
 // U+0E00–U+0E7F.
