@@ -41,7 +41,7 @@ type Engine struct {
 	// primed records that the warm-up ran primeRank's ranking; written
 	// before warmed closes, for tests.
 	primed bool
-	// warmUpEnd is Options.warmUpEnd: benchmarks only.
+	// warmUpEnd is newEngine's end: warmUpRelease but in benchmarks.
 	warmUpEnd warmUpEnd
 	// noWarmUp is Options.NoWarmUp: nothing indexes the tree for later
 	// queries, and an empty query does not either (see run).
@@ -91,10 +91,12 @@ type Engine struct {
 // reads memory that is already parsed and indexed. Call Shutdown when the
 // conversation ends.
 func New(opts Options) *Engine {
-	return newEngine(opts, 0)
+	return newEngine(opts, 0, warmUpRelease)
 }
 
-func newEngine(opts Options, faults fault) *Engine {
+// newEngine is New with deliberate defects (faults, in a memrecall_mutant
+// build) and the warm-up ending with end instead of warmUpRelease.
+func newEngine(opts Options, faults fault, end warmUpEnd) *Engine {
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -122,7 +124,7 @@ func newEngine(opts Options, faults fault) *Engine {
 		sess:        fsm.NewSession(),
 		warmed:      make(chan struct{}),
 		noWarmUp:    opts.NoWarmUp,
-		warmUpEnd:   opts.warmUpEnd,
+		warmUpEnd:   end,
 	}
 	if opts.NoWarmUp {
 		close(e.warmed)

@@ -58,7 +58,7 @@ func firstQueryAfterWarmed(b *testing.B, lang gentree.Lang, n int, end warmUpEnd
 	var f1, f2 int64
 	for b.Loop() {
 		b.StopTimer()
-		e := New(Options{ProjectDir: project, UserDir: user, warmUpEnd: end})
+		e := newEngine(Options{ProjectDir: project, UserDir: user}, 0, end)
 		<-e.Warmed()
 		b.StartTimer()
 		c, f := ask(e)

@@ -78,7 +78,7 @@ func (f *fixture) engine(sel model.Selector, faults fault) (*Engine, *telemetry.
 	e := newEngine(Options{
 		ProjectDir: f.project, UserDir: f.user, Selector: sel, Sink: rec,
 		Clock: func() time.Time { return fixtureNow },
-	}, faults)
+	}, faults, warmUpRelease)
 	return e, rec
 }
 

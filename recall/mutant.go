@@ -44,5 +44,5 @@ func NewMutant(opts Options, name string) (*Engine, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownMutant, name)
 	}
-	return newEngine(opts, f), nil
+	return newEngine(opts, f, warmUpRelease), nil
 }

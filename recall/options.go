@@ -74,14 +74,13 @@ type Options struct {
 	// (docs/decisions/0800-one-shot-process.md). Warmed is then closed at
 	// once. False, the default, suits every long-lived host.
 	NoWarmUp bool
-
-	// warmUpEnd, for benchmarks only, leaves out the end of the warm-up
-	// that decisions 0122 and 0811 add, so that their figures come from a
-	// committed command (BenchmarkFirstQueryAfterWarmed).
-	warmUpEnd warmUpEnd
 }
 
-// warmUpEnd is what the warm-up does once it has frozen the index.
+// warmUpEnd is what the warm-up does once it has frozen the index. New's
+// engines end it with warmUpRelease; tests and benchmarks choose another
+// through newEngine, so that the figures of decisions 0122 and 0811 come
+// from a committed command (BenchmarkFirstQueryAfterWarmed) without a
+// benchmark's switch in the public Options.
 type warmUpEnd uint8
 
 const (

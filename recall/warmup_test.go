@@ -112,7 +112,7 @@ func TestWarmUpEnds(t *testing.T) {
 		end    warmUpEnd
 		primed bool
 	}{{warmUpRelease, true}, {warmUpReleaseOnly, false}, {warmUpKeep, false}} {
-		e := New(Options{ProjectDir: f.project, UserDir: f.user, StatOnly: true, warmUpEnd: tc.end})
+		e := newEngine(Options{ProjectDir: f.project, UserDir: f.user, StatOnly: true}, 0, tc.end)
 		<-e.Warmed()
 		if e.primed != tc.primed {
 			t.Errorf("warm-up end %d: primed %v, want %v", tc.end, e.primed, tc.primed)
