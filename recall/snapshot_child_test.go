@@ -86,7 +86,7 @@ func (c snapChild) run() snapChildResult {
 	case "fresh":
 		e := New(Options{ProjectDir: c.Project, UserDir: c.User, Selector: waitSelector, SnapshotDir: c.Snapshot})
 		p := e.Query(context.Background(), benchQueryIn(gentree.Lang(c.Lang)))
-		<-p.published
+		<-p.Published()
 		inj := p.Initial(context.Background())
 		r.Wall = time.Since(t0)
 		cpu, faults := cputime.Usage()
@@ -178,14 +178,13 @@ func runSnapChildProcess(b *testing.B, exe string, spec snapChild) snapChildResu
 	}
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), snapChildEnv+"="+string(js))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		b.Fatalf("%s child: %v\n%s", spec.Side, err, stderr.Bytes())
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if _, err := cputime.Run(cmd); err != nil {
+		b.Fatalf("%s child: %v", spec.Side, err)
 	}
 	var r snapChildResult
-	line := strings.TrimSpace(string(out))
+	line := strings.TrimSpace(out.String())
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
 		b.Fatalf("%s child printed %q: %v", spec.Side, line, err)
 	}
