@@ -55,3 +55,23 @@ func TestPrepareAllocsBoundedByWindow(t *testing.T) {
 		t.Errorf("prepare allocations: %v at the window, %v for a huge body", atWindow, huge)
 	}
 }
+
+// TestKeepAllAllocatesOnce: KeepAll sizes its answer once, whatever the
+// number of documents (the engine without a warm-up answers an empty
+// query with it, decision 0812), and allocates nothing when it keeps
+// nothing.
+func TestKeepAllAllocatesOnce(t *testing.T) {
+	docs := make([]*memory.Document, 1000)
+	for i := range docs {
+		if i%7 != 3 {
+			docs[i] = doc(fmt.Sprint(i), memory.TypeProject, "T", "", "", i)
+		}
+	}
+	if got := testing.AllocsPerRun(20, func() { KeepAll(docs) }); got != 1 {
+		t.Errorf("KeepAll of %d documents allocates %v times, want 1", len(docs), got)
+	}
+	nils := make([]*memory.Document, 10)
+	if got := testing.AllocsPerRun(20, func() { KeepAll(nils) }); got != 0 {
+		t.Errorf("KeepAll of nil documents allocates %v times, want 0", got)
+	}
+}

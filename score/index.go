@@ -318,7 +318,18 @@ func (ix *Index) RankIf(q Query, docs []*memory.Document, still func() bool) boo
 // of them. A host that does not want the index filled (an engine that
 // answers one query and exits) can return this instead of calling Rank.
 func KeepAll(docs []*memory.Document) []*memory.Document {
-	var kept []*memory.Document
+	n := 0
+	for _, d := range docs {
+		if d != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	// One allocation of the exact size: appending from nil grew the
+	// slice some twenty times for 10,000 documents.
+	kept := make([]*memory.Document, 0, n)
 	for _, d := range docs {
 		if d != nil {
 			kept = append(kept, d)
