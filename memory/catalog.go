@@ -438,7 +438,6 @@ func (c *Catalog) scan() (Result, error) {
 	// it walks and stats the tree (decision 0803). The walk then sees an
 	// empty cache; the jobs are matched with the seeded entries after it.
 	seed := c.startSnapshotLoad()
-	seeded := seed != nil
 	if seed != nil {
 		defer func() {
 			if seed != nil {
@@ -514,9 +513,10 @@ func (c *Catalog) scan() (Result, error) {
 	// A scan that reads at least textsMin files for the first time is a
 	// cold read of a tree: it maps its memory in blocks (texts, outcomes).
 	coldRead := fresh[0]+fresh[1] >= c.textsMin
-	if coldRead || seeded {
+	if coldRead || w.statNew {
 		// A scan that reads a tree for the first time, or answers it
-		// from the snapshot, maps its outcomes in one call too; a rescan
+		// from the snapshot (statNew: its walk ran while the snapshot
+		// loaded), maps its outcomes in one call too; a rescan
 		// (the daemon's, a warm StatOnly engine's) makes no such call for
 		// the little it writes.
 		prefaultSlice(out)
