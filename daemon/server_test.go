@@ -365,10 +365,11 @@ func TestSweepEndsIdleSessions(t *testing.T) {
 	}
 }
 
-// A busy session (an event running, or waiting for its turn) is never
-// idle, and the sweep passes it by instead of waiting for its event: a
-// session held busy does not hold up the sweep of another, idle one, and
-// is not swept itself. Once its event ends, it is swept like any other.
+// A busy session (an event running, or another waiting for its turn
+// behind it) is never idle, and the sweep passes it by instead of waiting
+// for its event: a session held busy does not hold up the sweep of
+// another, idle one, and is not swept itself. The waiting event then runs
+// on the live session. Once its events end, it is swept like any other.
 func TestSweepSkipsBusySession(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
@@ -383,40 +384,49 @@ func TestSweepSkipsBusySession(t *testing.T) {
 	s.mu.Lock()
 	busy := s.sessions[sessionKey{agent.Qwen, "busy"}]
 	s.mu.Unlock()
-	for _, held := range []struct {
-		name        string
-		hold, leave func()
-	}{
-		// An event that holds the session, as a cold first query does.
-		{"running", busy.begin, busy.end},
-		// An event counted but still waiting for the session's lock.
-		{"waiting", func() { busy.busy.Add(1) }, func() { busy.busy.Add(-1) }},
-	} {
-		t.Run(held.name, func(t *testing.T) {
-			s.Handle(event("qwen", "idle", "UserPromptSubmit", prompt("deploy")))
-			held.hold()
-			advance(DefaultSessionIdle + time.Second)
-			swept := make(chan bool, 1)
-			go func() { swept <- s.sweep() }()
-			select {
-			case <-swept:
-			case <-time.After(10 * time.Second):
-				held.leave()
-				<-swept
-				t.Fatal("the sweep waited for the busy session's event")
-			}
-			held.leave() // Status waits for a busy session
-			var ids []string
-			for _, se := range s.Status().Sessions {
-				ids = append(ids, se.ID)
-			}
-			if d := cmp.Diff([]string{hash("qwen", "busy")}, ids); d != "" {
-				t.Errorf("sessions after the sweep (-want +got):\n%s", d)
-			}
-		})
+
+	// An event that holds the session, as a cold first query does, and a
+	// second event of the session waiting for its turn behind it.
+	busy.mu.Lock()
+	waiting := make(chan struct{})
+	go func() {
+		defer close(waiting)
+		s.Handle(event("qwen", "busy", "PostToolUse", `,"tool_name":"Bash"`))
+	}()
+	for i := 0; !testenv.MutexWaiter("daemon.(*session).handle("); i++ {
+		if i == 10000 {
+			busy.mu.Unlock()
+			t.Fatal("the second event did not come to wait for the session in 10 s")
+		}
+		time.Sleep(time.Millisecond)
 	}
+	advance(DefaultSessionIdle + time.Second)
+	swept := make(chan bool, 1)
+	go func() { swept <- s.sweep() }()
+	select {
+	case <-swept:
+	case <-time.After(10 * time.Second):
+		busy.mu.Unlock()
+		<-swept
+		t.Fatal("the sweep waited for the busy session's event")
+	}
+	busy.mu.Unlock()
+	<-waiting
+	type row struct {
+		ID     string
+		Events int
+	}
+	var got []row
+	for _, se := range s.Status().Sessions {
+		got = append(got, row{se.ID, se.Events})
+	}
+	// The idle session is gone; the busy one ran its waiting event.
+	if d := cmp.Diff([]row{{hash("qwen", "busy"), 2}}, got); d != "" {
+		t.Errorf("sessions after the sweep (-want +got):\n%s", d)
+	}
+	advance(DefaultSessionIdle + time.Second)
 	if s.sweep(); len(s.Status().Sessions) != 0 {
-		t.Error("the session was not swept once its event ended")
+		t.Error("the session was not swept once its events ended")
 	}
 }
 
@@ -431,13 +441,13 @@ func TestStatusWaitsForBusySessionAlone(t *testing.T) {
 	s.mu.Lock()
 	busy := s.sessions[sessionKey{agent.Qwen, "busy"}]
 	s.mu.Unlock()
-	busy.begin()
+	busy.mu.Lock()
 	status := make(chan wire.Status, 1)
 	go func() { status <- s.Status() }()
 	// Wait until Status waits for the busy session's lock.
 	for i := 0; !testenv.MutexWaiter("daemon.(*Server).Status("); i++ {
 		if i == 10000 {
-			busy.end()
+			busy.mu.Unlock()
 			t.Fatal("Status did not come to wait for the busy session in 10 s")
 		}
 		time.Sleep(time.Millisecond)
@@ -447,11 +457,11 @@ func TestStatusWaitsForBusySessionAlone(t *testing.T) {
 	select {
 	case <-swept:
 	case <-time.After(10 * time.Second):
-		busy.end()
+		busy.mu.Unlock()
 		<-swept
 		t.Fatal("the sweep waited while Status waited for a busy session")
 	}
-	busy.end()
+	busy.mu.Unlock()
 	if st := <-status; len(st.Sessions) != 1 || st.Sessions[0].ID != hash("qwen", "busy") || st.Sessions[0].Events != 1 {
 		t.Errorf("Status after the event: %+v, want the busy session with its one event", st.Sessions)
 	}

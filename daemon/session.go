@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/memrecall/memrecall/agent"
@@ -42,11 +41,6 @@ type session struct {
 	life   context.Context
 	cancel context.CancelFunc
 
-	// busy counts the events of the session between begin and end: one
-	// that runs, and any waiting for mu behind it. A busy session is never
-	// idle, and the sweep does not wait for it (idleFor).
-	busy atomic.Int32
-
 	mu       sync.Mutex
 	eng      *recall.Engine
 	plan     *recall.Plan
@@ -63,35 +57,30 @@ func newSession(k sessionKey, co *corpus, eng *recall.Engine, now func() time.Ti
 }
 
 // idleFor reports how long the session has gone without an event at now,
-// and false if it is busy: an event is running or waiting for its turn, or
-// something else holds the session for a moment (Status). It never waits:
-// an event holds mu for as long as a cold first query takes, and the sweep
-// that asks holds the server's lock (decision 0712).
+// and false if it is busy: something holds mu (an event, or Status for a
+// moment). It never waits: an event holds mu for as long as a cold first
+// query takes, and the sweep that asks holds the server's lock (decision
+// 0712).
+//
+// An event waiting for mu behind a running one needs no mark of its own:
+// the running event holds mu until it ends, and it set last when it began,
+// so the session is not idle in the moment between the two. An event that
+// found the session in the server's map just before the sweep ended it
+// finds it ended (handle checks ended under mu) and answers nothing, as if
+// it had come after the end.
 func (se *session) idleFor(now time.Time) (time.Duration, bool) {
-	if se.busy.Load() > 0 || !se.mu.TryLock() {
+	if !se.mu.TryLock() {
 		return 0, false
 	}
 	defer se.mu.Unlock()
 	return now.Sub(se.last), true
 }
 
-// begin marks an event of the session busy and waits for its turn; end
-// ends it. Every begin is matched by exactly one end.
-func (se *session) begin() {
-	se.busy.Add(1)
-	se.mu.Lock()
-}
-
-func (se *session) end() {
-	se.mu.Unlock()
-	se.busy.Add(-1)
-}
-
 // handle runs one event of the session; ctx bounds the initial wait. It
 // returns what the hook prints and how many documents that delivers.
 func (se *session) handle(ctx context.Context, ev agent.Event) ([]byte, int) {
-	se.begin()
-	defer se.end()
+	se.mu.Lock()
+	defer se.mu.Unlock()
 	if se.ended {
 		return nil, 0
 	}
