@@ -785,3 +785,106 @@ func TestDroppedCorpusReleasesWatch(t *testing.T) {
 		t.Error("the dropped corpus still watches its tree")
 	}
 }
+
+// TestStatusSessionLines: a session's line in Status reads its idle time
+// once its lock is held, so an event that ends while Status waits for it
+// makes the idle time zero, not negative; a clock that steps back reads as
+// zero too; and a session that ends while Status waits is neither listed
+// nor counted among its corpus's sessions.
+func TestStatusSessionLines(t *testing.T) {
+	type line struct {
+		ID             string
+		Events         int
+		IdleMS         int64
+		CorpusSessions int
+	}
+	id := hash("qwen", "s")
+	cases := []struct {
+		name string
+		// before runs with nothing held; while runs holding the session's
+		// lock once Status waits for it (nil: Status does not wait).
+		before func(advance func(time.Duration))
+		while  func(s *Server, se *session, advance func(time.Duration), clock func() time.Time)
+		want   []line
+	}{
+		{name: "idle", before: func(advance func(time.Duration)) { advance(3 * time.Second) },
+			want: []line{{id, 1, 3000, 1}}},
+		{name: "clock steps back", before: func(advance func(time.Duration)) { advance(-2 * time.Second) },
+			want: []line{{id, 1, 0, 1}}},
+		{name: "event ends while Status waits",
+			before: func(advance func(time.Duration)) { advance(3 * time.Second) },
+			while: func(s *Server, se *session, advance func(time.Duration), clock func() time.Time) {
+				// What handle does, an event that ends 5 s after Status
+				// began to wait.
+				advance(5 * time.Second)
+				se.events++
+				se.last = clock()
+			},
+			want: []line{{id, 2, 0, 1}}},
+		{name: "session ends while Status waits",
+			while: func(s *Server, se *session, advance func(time.Duration), clock func() time.Time) {
+				// What the sweep and SessionEnd do: out of the map, then
+				// ended under the session's lock.
+				s.mu.Lock()
+				delete(s.sessions, se.key)
+				s.mu.Unlock()
+				se.ended = true
+			},
+			want: nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+			advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+			opts := claudeOpts(t, copyTree(t))
+			opts.Now = clock
+			s := newServer(opts)
+			defer s.shutdownSessions()
+			s.Handle(event("qwen", "s", "UserPromptSubmit", prompt("deploy")))
+			s.mu.Lock()
+			se := s.sessions[sessionKey{agent.Qwen, "s"}]
+			s.mu.Unlock()
+			if tc.before != nil {
+				tc.before(advance)
+			}
+			var st wire.Status
+			if tc.while == nil {
+				st = s.Status()
+			} else {
+				se.mu.Lock()
+				status := make(chan wire.Status, 1)
+				go func() { status <- s.Status() }()
+				for i := 0; !testenv.MutexWaiter("daemon.(*Server).Status("); i++ {
+					if i == 10000 {
+						se.mu.Unlock()
+						t.Fatal("Status did not come to wait for the session in 10 s")
+					}
+					time.Sleep(time.Millisecond)
+				}
+				tc.while(s, se, advance, clock)
+				se.mu.Unlock()
+				st = <-status
+			}
+			var got []line
+			for _, l := range st.Sessions {
+				n := -1
+				for _, c := range st.Corpora {
+					if c.Hash == l.Corpus {
+						n = c.Sessions
+					}
+				}
+				got = append(got, line{l.ID, l.Events, l.IdleMS, n})
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Status's sessions (-want +got):\n%s", d)
+			}
+			for _, c := range st.Corpora {
+				if want := len(tc.want); c.Sessions != want {
+					t.Errorf("corpus counts %d sessions, want %d", c.Sessions, want)
+				}
+			}
+		})
+	}
+}

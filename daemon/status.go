@@ -15,13 +15,15 @@ import (
 // under the server's lock, then each session's under the session's own
 // lock alone: a session busy with a cold first query makes Status wait
 // for it, but not the events and the sweep that need the server's lock.
+// A session's idle time is read once its lock is held, so an event that
+// ended meanwhile counts; a session that ended meanwhile is not listed,
+// nor counted among its corpus's sessions.
 func (s *Server) Status() wire.Status {
 	type open struct {
 		k  sessionKey
 		se *session
 	}
 	s.mu.Lock()
-	now := s.now()
 	st := wire.Status{
 		PID:         os.Getpid(),
 		Version:     s.version,
@@ -34,12 +36,11 @@ func (s *Server) Status() wire.Status {
 	if s.cfgErr != nil {
 		st.ConfigError = true
 	}
-	uses := map[memory.Roots]int{}
 	sessions := make([]open, 0, len(s.sessions))
 	for k, se := range s.sessions {
 		sessions = append(sessions, open{k, se})
-		uses[se.corpus.key]++
 	}
+	keys := make([]memory.Roots, 0, len(s.corpora))
 	for k, co := range s.corpora {
 		docs, scanned := co.c.Documents()
 		roots := 0
@@ -48,27 +49,45 @@ func (s *Server) Status() wire.Status {
 				roots++
 			}
 		}
+		keys = append(keys, k)
 		st.Corpora = append(st.Corpora, wire.Corpus{
-			Hash: corpusHash(k), Roots: roots, Docs: docs, Scanned: scanned, Sessions: uses[k],
+			Hash: corpusHash(k), Roots: roots, Docs: docs, Scanned: scanned,
 			Watched: co.c.Watching(), WatchRefused: co.c.WatchRefused(),
 		})
 	}
 	s.mu.Unlock()
+	uses := map[memory.Roots]int{}
 	for _, o := range sessions {
-		se := o.se
-		se.mu.Lock()
-		st.Sessions = append(st.Sessions, wire.Session{
-			Agent: string(o.k.agent), ID: hash(string(o.k.agent), o.k.id),
-			Corpus: corpusHash(se.corpus.key),
-			Events: se.events, Plan: se.plan != nil, Injected: se.injected,
-			IdleMS: now.Sub(se.last).Milliseconds(),
-		})
-		se.mu.Unlock()
+		if ws, ok := o.se.status(o.k, s.now); ok {
+			st.Sessions = append(st.Sessions, ws)
+			uses[o.se.corpus.key]++
+		}
+	}
+	for i, k := range keys {
+		st.Corpora[i].Sessions = uses[k]
 	}
 	st.WatchRefused = wire.CountWatchRefused(st.Corpora)
 	slices.SortFunc(st.Sessions, func(a, b wire.Session) int { return strings.Compare(a.Agent+a.ID, b.Agent+b.ID) })
 	slices.SortFunc(st.Corpora, func(a, b wire.Corpus) int { return strings.Compare(a.Hash, b.Hash) })
 	return st
+}
+
+// status is the session's line in Status, read under its lock (waiting
+// for an event that holds it), with its idle time at now() read then;
+// false if the session has ended. A clock that stepped back reads as no
+// idle time, never a negative one.
+func (se *session) status(k sessionKey, now func() time.Time) (wire.Session, bool) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.ended {
+		return wire.Session{}, false
+	}
+	return wire.Session{
+		Agent: string(k.agent), ID: hash(string(k.agent), k.id),
+		Corpus: corpusHash(se.corpus.key),
+		Events: se.events, Plan: se.plan != nil, Injected: se.injected,
+		IdleMS: max(now().Sub(se.last), 0).Milliseconds(),
+	}, true
 }
 
 // corpusHash names a corpus in Status: two corpora of the same roots
