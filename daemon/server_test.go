@@ -669,7 +669,13 @@ func TestClaudeAnswerFitsItsBudget(t *testing.T) {
 // TestStatusHasNoText: status names sessions and corpora by hashes and
 // counts; no prompt, memory text, title, path or session id appears.
 func TestStatusHasNoText(t *testing.T) {
-	tree := copyTree(t)
+	// A name of its own: t.TempDir's last element is a counter such as
+	// "001", which a pid or a latency can contain by chance.
+	src := copyTree(t)
+	tree := filepath.Join(filepath.Dir(src), "quokka-memory")
+	if err := os.Rename(src, tree); err != nil {
+		t.Fatal(err)
+	}
 	opts := claudeOpts(t, tree)
 	s := newServer(opts)
 	defer s.shutdownSessions()
