@@ -5,7 +5,6 @@ package hook
 import (
 	"errors"
 	"os"
-	"time"
 )
 
 // errNoUnixSockets: the hook's socket client is Unix-only, as the daemon
@@ -13,4 +12,4 @@ import (
 var errNoUnixSockets = errors.New("hook: no Unix socket client on this system")
 
 // dial fails: there is no daemon to talk to here, and the hook fails open.
-func dial(string, time.Time) (*os.File, error) { return nil, errNoUnixSockets }
+func dial(string) (*os.File, error) { return nil, errNoUnixSockets }

@@ -132,7 +132,6 @@ func TestDialFullBacklog(t *testing.T) {
 	if err := syscall.Listen(lfd, 0); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
 	var conns []*os.File
 	defer func() {
 		for _, c := range conns {
@@ -140,7 +139,7 @@ func TestDialFullBacklog(t *testing.T) {
 		}
 	}()
 	for range 64 {
-		c, err := dial(sock, deadline)
+		c, err := dial(sock)
 		if err == nil {
 			conns = append(conns, c)
 			continue
@@ -161,7 +160,7 @@ func TestDialFullBacklog(t *testing.T) {
 func TestDialSetsCloseOnExec(t *testing.T) {
 	dir := shortDir(t)
 	serve(t, dir, func(c net.Conn) {})
-	c, err := dial(filepath.Join(dir, wire.SocketName), time.Now().Add(5*time.Second))
+	c, err := dial(filepath.Join(dir, wire.SocketName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,4 +180,26 @@ func fcntl(fd, cmd int) (int, error) {
 		return 0, e
 	}
 	return int(r), nil
+}
+
+// TestDialMakesOneConnect: dial counts a connection only when connect(2)
+// made one. A connect that says it is in progress (Linux never does for
+// AF_UNIX) or that the queue is full fails the dial, which the hook takes
+// for "no daemon answered"; the old wait for writability woke at once on
+// the unconnected socket and counted it connected.
+func TestDialMakesOneConnect(t *testing.T) {
+	sock := filepath.Join(shortDir(t), wire.SocketName)
+	for _, errno := range []syscall.Errno{syscall.EINPROGRESS, syscall.EALREADY, syscall.EAGAIN, syscall.EINTR} {
+		t.Run(errno.Error(), func(t *testing.T) {
+			calls := 0
+			c, err := dialWith(sock, func(int, syscall.Sockaddr) error { calls++; return errno })
+			if err == nil {
+				defer c.Close()
+				t.Fatalf("dial after connect(2) said %v: connected", errno)
+			}
+			if !errors.Is(err, errno) || calls != 1 {
+				t.Fatalf("dial: %v after %d connect calls, want %v after one", err, calls, errno)
+			}
+		})
+	}
 }

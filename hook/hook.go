@@ -231,11 +231,10 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 // request frame, which encode makes once the dial has succeeded (a frame
 // already encoded is returned as is). No daemon listening is ErrNoDaemon.
 func exchange(sock string, deadline time.Time, now func() time.Time, encode func() ([]byte, error)) (wire.Response, error) {
-	left := deadline.Sub(now())
-	if left <= 0 {
+	if !now().Before(deadline) {
 		return wire.Response{}, ErrTimeout
 	}
-	c, err := dial(sock, time.Now().Add(left))
+	c, err := dial(sock)
 	if err != nil {
 		return wire.Response{}, fmt.Errorf("%w: %w", ErrNoDaemon, err)
 	}
