@@ -12,6 +12,7 @@ import (
 
 	"github.com/memrecall/memrecall/daemon/wire"
 	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/internal/testenv"
 	"github.com/memrecall/memrecall/recall"
 )
 
@@ -39,7 +40,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	for i := range queries {
 		queries[i] = g.Text(r, 8)
 	}
-	opts := Options{Dir: runtimeDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
+	opts := Options{Dir: testenv.ShortDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
 	s, _ := serve(b, opts)
 	warm(b, s, "claude")
 	run := func(b *testing.B, req func(i int) wire.Request) {
@@ -121,7 +122,7 @@ func BenchmarkFirstAnswer(b *testing.B) {
 	}
 	gentree.WaitSettled(time.Now())      // past memory's racy window (see BenchmarkRoundTrip)
 	text := firstTopicPrompt(b, project) // a prompt the tree has memory for
-	opts := Options{Dir: runtimeDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
+	opts := Options{Dir: testenv.ShortDir(b), Config: Config{Roots: map[string]RootsConfig{"claude": {Project: project, User: user}}}}
 	first := func(b *testing.B, oldWay bool) (time.Duration, bool) {
 		s := newServer(opts)
 		defer s.shutdownSessions()

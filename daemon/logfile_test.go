@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // TestLogFileBoundedAndPrivate: the log rotates before it passes its
 // limit, keeps one older file, and both are 0600.
 func TestLogFileBoundedAndPrivate(t *testing.T) {
-	dir := runtimeDir(t)
+	dir := testenv.ShortDir(t)
 	const limit = 1000
 	l, err := OpenLog(dir, limit)
 	if err != nil {
@@ -74,7 +75,7 @@ func TestLogHoldsNoSecrets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, "file-NAMESECRET.md"), []byte(note), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir := runtimeDir(t)
+	dir := testenv.ShortDir(t)
 	lf, err := OpenLog(dir, 0)
 	if err != nil {
 		t.Fatal(err)

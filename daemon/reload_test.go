@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/testenv"
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 )
@@ -45,7 +46,7 @@ func TestConfigReloadedWhenChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newServer(Options{Dir: runtimeDir(t), Config: cfg, ConfigPath: path, Getenv: func(string) string { return "" }})
+	s := newServer(Options{Dir: testenv.ShortDir(t), Config: cfg, ConfigPath: path, Getenv: func(string) string { return "" }})
 	defer s.shutdownSessions()
 	ask := func(session, text string) string {
 		return contextOf(t, s.Handle(event("claude", session, "UserPromptSubmit", prompt(text))).Output)
@@ -93,7 +94,7 @@ func TestConfigSameSizeEditInOneTick(t *testing.T) {
 	}
 	// The daemon's clock stands at the file's modification time, so the
 	// first load is within the racy window whatever the machine's load.
-	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
+	s := newServer(Options{Dir: testenv.ShortDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
 		Now: func() time.Time { return fi.ModTime() }})
 	defer s.shutdownSessions()
 	ask := func(session string) string {
@@ -162,7 +163,7 @@ func TestConfigEditKeepingMtime(t *testing.T) {
 	// The daemon's clock stands an hour after the file's times: no stamp
 	// is racy, so only the stamp itself can tell the edit.
 	later := fi.ModTime().Add(time.Hour)
-	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
+	s := newServer(Options{Dir: testenv.ShortDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
 		Now: func() time.Time { return later }})
 	defer s.shutdownSessions()
 	ask := func(session string) string {
@@ -229,7 +230,7 @@ func TestConfigSameBytesNotReloaded(t *testing.T) {
 	var log bytes.Buffer
 	// The clock stands at the file's time: every stamp stays racy, so
 	// every call below reads the file.
-	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
+	s := newServer(Options{Dir: testenv.ShortDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
 		Logger: slog.New(slog.NewTextHandler(&log, nil)),
 		Now:    func() time.Time { return fi.ModTime() }})
 	defer s.shutdownSessions()
@@ -292,7 +293,7 @@ func TestConfigFutureDateBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := now
-	s := newServer(Options{Dir: runtimeDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
+	s := newServer(Options{Dir: testenv.ShortDir(t), ConfigPath: path, Getenv: func(string) string { return "" },
 		Now: func() time.Time { return clock }})
 	defer s.shutdownSessions()
 	trusted := func() bool {

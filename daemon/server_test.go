@@ -50,18 +50,6 @@ func copyTree(t testing.TB) string {
 	return dst
 }
 
-// runtimeDir is a short private directory for a socket (unix socket paths
-// are limited to about 100 bytes, and t.TempDir can be long).
-func runtimeDir(t testing.TB) string {
-	t.Helper()
-	d, err := os.MkdirTemp("", "mrd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
-
 // serve starts a daemon on dir and stops it when the test ends. The
 // returned channel is closed when Serve has returned.
 func serve(t testing.TB, opts Options) (*Server, <-chan struct{}) {
@@ -90,7 +78,7 @@ func claudeOpts(t testing.TB, tree string) Options {
 	user := t.TempDir()
 	r := RootsConfig{Project: tree, User: user}
 	return Options{
-		Dir:    runtimeDir(t),
+		Dir:    testenv.ShortDir(t),
 		Config: Config{Roots: map[string]RootsConfig{"claude": r, "gemini": r, "qwen": r}},
 	}
 }
@@ -166,7 +154,7 @@ func TestCheckPeer(t *testing.T) {
 }
 
 func TestPeerUIDIsOwn(t *testing.T) {
-	dir := runtimeDir(t)
+	dir := testenv.ShortDir(t)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, "s"), Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
@@ -483,7 +471,7 @@ func TestReplacedByNewerHook(t *testing.T) {
 	s2.Close()
 	<-done
 	// An older hook is served by a newer daemon.
-	opts.Dir = runtimeDir(t)
+	opts.Dir = testenv.ShortDir(t)
 	serve(t, opts)
 	resp, err = Ask(opts.Dir, wire.Request{Version: wire.Version - 1, Op: wire.OpStatus}, 10*time.Second)
 	if err != nil || resp.Replaced || resp.Status == nil {

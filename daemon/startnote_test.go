@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // TestStartFailure: why Listen failed is told by kind and the system
@@ -67,7 +68,7 @@ func TestListenFailureNamed(t *testing.T) {
 // TestStartNote: the note is one line, private, replaced by the next
 // failure and removed by a start that listens.
 func TestStartNote(t *testing.T) {
-	dir := runtimeDir(t)
+	dir := testenv.ShortDir(t)
 	if got, err := ReadStartNote(dir); err != nil || got != "" {
 		t.Fatalf("no note yet: %q, %v; want \"\", nil", got, err)
 	}
@@ -124,7 +125,7 @@ func TestReadStartNoteRefusesForeignNote(t *testing.T) {
 		{"directory owned by another user", func(dir, _ string) error { return os.Chown(dir, 4242, 4242) }},
 		{"note owned by another user", func(_, note string) error { return os.Chown(note, 4242, 4242) }},
 	} {
-		dir := runtimeDir(t)
+		dir := testenv.ShortDir(t)
 		if err := WriteStartNote(dir, at, "listen: permission denied"); err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +146,7 @@ func TestReadStartNoteRefusesForeignNote(t *testing.T) {
 // TestStartNoteMadePrivate: an existing note keeps its mode through
 // O_TRUNC, so WriteStartNote makes it 0600 itself.
 func TestStartNoteMadePrivate(t *testing.T) {
-	dir := runtimeDir(t)
+	dir := testenv.ShortDir(t)
 	path := filepath.Join(dir, StartNoteName)
 	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/memrecall/memrecall/daemon"
 	"github.com/memrecall/memrecall/daemon/wire"
 	"github.com/memrecall/memrecall/hook"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite testdata/*.golden")
@@ -54,18 +55,9 @@ func tree(t testing.TB) string {
 	return dst
 }
 
-func runtimeDir(t testing.TB) string {
-	d, err := os.MkdirTemp("", "mrh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
-
 func options(t testing.TB) daemon.Options {
 	r := daemon.RootsConfig{Project: tree(t), User: t.TempDir()}
-	return daemon.Options{Dir: runtimeDir(t), Now: clock, Config: daemon.Config{Roots: map[string]daemon.RootsConfig{"claude": r, "gemini": r, "qwen": r}}}
+	return daemon.Options{Dir: testenv.ShortDir(t), Now: clock, Config: daemon.Config{Roots: map[string]daemon.RootsConfig{"claude": r, "gemini": r, "qwen": r}}}
 }
 
 // starter returns a Start function that runs an in-process daemon, as the
@@ -154,7 +146,7 @@ func TestBadInputPrintsNothing(t *testing.T) {
 }
 
 func TestNoDaemonPrintsNothing(t *testing.T) {
-	out, err := run(t, runtimeDir(t), "claude", query, nil)
+	out, err := run(t, testenv.ShortDir(t), "claude", query, nil)
 	if out != "" || !errors.Is(err, hook.ErrNoDaemon) {
 		t.Fatalf("no daemon: %q, %v; want nothing and ErrNoDaemon", out, err)
 	}
@@ -289,7 +281,7 @@ func TestStdinNeverClosed(t *testing.T) {
 	defer w.Close()
 	go w.Write([]byte(query)) // the event, but no EOF
 	var out bytes.Buffer
-	err := hook.Run(hook.Config{Agent: "claude", Stdin: r, Stdout: &out, Dir: runtimeDir(t), Budget: 20 * time.Millisecond})
+	err := hook.Run(hook.Config{Agent: "claude", Stdin: r, Stdout: &out, Dir: testenv.ShortDir(t), Budget: 20 * time.Millisecond})
 	if !errors.Is(err, hook.ErrTimeout) || out.Len() != 0 {
 		t.Fatalf("stdin never closed: %q, %v; want nothing and ErrTimeout", out.String(), err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/memrecall/memrecall/daemon"
 	"github.com/memrecall/memrecall/daemon/wire"
 	"github.com/memrecall/memrecall/hook"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // envAsCommand makes the test binary run as the memrecall command (see
@@ -33,10 +34,7 @@ func coldEnv(t *testing.T) (env []string, dir string) {
 	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("", "mrc")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir = testenv.ShortDir(t)
 	env = append(os.Environ(), envAsCommand+"=1", wire.EnvDir+"="+dir, daemon.EnvConfig+"="+cfgPath,
 		"HOME="+tmp, envSnapshot+"=off",
 		// Generous: a loaded machine under -race; the budget is not what
@@ -46,7 +44,6 @@ func coldEnv(t *testing.T) (env []string, dir string) {
 		c := exec.Command(os.Args[0], "daemon", "--stop")
 		c.Env = env
 		c.Run()
-		os.RemoveAll(dir)
 	})
 	return env, dir
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memrecall/memrecall/daemon"
 	"github.com/memrecall/memrecall/daemon/wire"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // TestLosingDaemonLeavesLogAlone: a detached daemon that finds the
@@ -21,7 +22,7 @@ import (
 // rotation would overwrite). The log here is one byte short of the limit:
 // any line written by the loser would rotate it.
 func TestLosingDaemonLeavesLogAlone(t *testing.T) {
-	dir := isolatedDaemonDir(t, "mrl")
+	dir := isolatedDaemonDir(t)
 	winner, err := daemon.Listen(daemon.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -56,11 +57,7 @@ func TestDetachedDaemonSaysWhyItDidNotStart(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv(daemon.EnvConfig, filepath.Join(home, "none.json"))
 	t.Setenv(envSnapshot, "off")
-	short, err := os.MkdirTemp("", "mrn") // short: the socket path has a length limit
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(short)
+	short := testenv.ShortDir(t)
 	long := filepath.Join(short, strings.Repeat("n", 120))
 	for _, tc := range []struct {
 		name     string
@@ -109,11 +106,7 @@ func TestDetachedDaemonSaysWhyItDidNotStart(t *testing.T) {
 // TestStatusStartNoteIsSafe: with no daemon, status prints the start note
 // with its terminal escapes escaped, and --json prints JSON, not text.
 func TestStatusStartNoteIsSafe(t *testing.T) {
-	dir, err := os.MkdirTemp("", "mrs") // short: the socket path has a length limit
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := testenv.ShortDir(t)
 	t.Setenv(wire.EnvDir, dir)
 	note := "2026-11-30T18:00:00Z pid 1 did not start: \x1b]0;owned\a\x1b[2J"
 	if err := os.WriteFile(filepath.Join(dir, daemon.StartNoteName), []byte(note+"\n"), 0o600); err != nil {
@@ -142,7 +135,7 @@ func TestStatusStartNoteIsSafe(t *testing.T) {
 // its note (decision 0722), so status does not show it after this daemon
 // exits.
 func TestListeningDaemonRemovesStartNote(t *testing.T) {
-	dir := isolatedDaemonDir(t, "mrr")
+	dir := isolatedDaemonDir(t)
 	if err := daemon.WriteStartNote(dir, time.Now(), "listen: permission denied"); err != nil {
 		t.Fatal(err)
 	}
@@ -159,13 +152,9 @@ func TestListeningDaemonRemovesStartNote(t *testing.T) {
 // isolatedDaemonDir makes a runtime directory with a short name (a
 // socket path has a length limit), removed when the test ends, and points
 // the daemon at it with a fresh HOME, no config file and no snapshot.
-func isolatedDaemonDir(t *testing.T, prefix string) string {
+func isolatedDaemonDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.ShortDir(t)
 	home := t.TempDir()
 	t.Setenv(wire.EnvDir, dir)
 	t.Setenv("HOME", home)

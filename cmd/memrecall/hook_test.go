@@ -6,17 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // TestHookFailsOpen: whatever the input and with no daemon to ask (and
 // none started: --no-start), the hook prints nothing and exits 0.
 func TestHookFailsOpen(t *testing.T) {
-	dir, err := os.MkdirTemp("", "mrc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	t.Setenv("MEMRECALL_RUNTIME_DIR", dir)
+	t.Setenv("MEMRECALL_RUNTIME_DIR", testenv.ShortDir(t))
 	inputs := map[string]string{
 		"good":      `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"deploy","cwd":"/"}`,
 		"malformed": `{"session_id":`,

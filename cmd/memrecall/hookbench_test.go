@@ -22,6 +22,7 @@ import (
 	"github.com/memrecall/memrecall/daemon/wire"
 	"github.com/memrecall/memrecall/internal/cputime"
 	"github.com/memrecall/memrecall/internal/gentree"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // BenchmarkHookProcess measures the whole `memrecall hook` process, spawn
@@ -67,11 +68,7 @@ func BenchmarkHookProcess(b *testing.B) {
 	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("", "mrb")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := testenv.ShortDir(b)
 	env := append(os.Environ(), wire.EnvDir+"="+dir, daemon.EnvConfig+"="+cfgPath, "HOME="+tmp)
 	stop := func() {
 		c := exec.Command(exe, "daemon", "--stop")
