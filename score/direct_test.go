@@ -204,6 +204,50 @@ func TestPropMayMatchASCII(t *testing.T) {
 	})
 }
 
+// TestIEKeyElsewhere tables the filters' -ie rule, which mayMatchFolding
+// and asciiKeyElsewhere share: "ie" at a token's third and fourth bytes,
+// in a token of five bytes or more. Each row also checks what the rule is
+// for: a key of the token (appendKeys) that does not start with the
+// token's first three bytes is one that asciiKeyElsewhere lets through.
+func TestIEKeyElsewhere(t *testing.T) {
+	for _, tc := range []struct {
+		tok  string
+		want bool
+	}{
+		{"tries", true},
+		{"tried", true},
+		{"flies", true},
+		{"quiet", true},   // the rule looks at bytes, not at endings
+		{"alien", true},   // likewise
+		{"ties", false},   // four bytes
+		{"tie", false},    // three
+		{"cookie", false}, // "ie" elsewhere: its stem "cooky" keeps the head
+		{"studies", false},
+		{"piece", false}, // "ie" at the second and third bytes
+		{"xxiexx", true},
+		{"xxeixx", false},
+		{"using", false}, // asciiKeyElsewhere's other rule, the silent e
+	} {
+		if got := ieKeyElsewhere(tc.tok); got != tc.want {
+			t.Errorf("ieKeyElsewhere(%q) = %v, want %v", tc.tok, got, tc.want)
+		}
+		if got := asciiKeyElsewhere(tc.tok); tc.want && !got {
+			t.Errorf("asciiKeyElsewhere(%q) = false, but the -ie rule holds", tc.tok)
+		}
+		for _, k := range appendKeys(nil, tc.tok) {
+			if len(k) >= 3 && k[:3] != tc.tok[:3] && !asciiKeyElsewhere(tc.tok) {
+				t.Errorf("key %q of %q starts elsewhere, and asciiKeyElsewhere says no", k, tc.tok)
+			}
+		}
+	}
+	// mayMatchFolding applies the same rule to every token (a non-ASCII
+	// one too): a query with no head of "tries" still lets it through.
+	q := NewQuery("deploy", nil)
+	if !q.mayMatchFolding("tries", false) || !q.mayMatchFolding("xxiexx", false) {
+		t.Error("mayMatchFolding drops a token the -ie rule lets through")
+	}
+}
+
 // TestHeadSum: headBit, which writes headSum out, places every token of
 // three bytes where headSum does (the CJK loop hashes heads by headSum).
 func TestHeadSum(t *testing.T) {
