@@ -119,10 +119,9 @@ func scoreASCIIField(q *Query, s string, f field, buf *[]string, masks *[MaxQuer
 		// mayMatch for an ASCII token, which never folds: without
 		// mayMatch's scan of the token for a non-ASCII byte, whose
 		// exit, at a length that varies from token to token, a branch
-		// predictor mostly misses.
-		// (Its head test first, here: most tokens fail it, and
-		// mayMatchASCII is a call.)
-		if len(tok) >= 3 && !q.headMayMatch(tok) && !asciiKeyElsewhere(tok) || !q.mayMatchASCII(tok) {
+		// predictor mostly misses. (tok has 3+ bytes: a word run of
+		// minWordRunes or a chain of two runs and a joiner.)
+		if !q.mayMatchASCII(tok) {
 			return
 		}
 		*buf = appendKeys((*buf)[:0], tok)

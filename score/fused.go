@@ -521,8 +521,7 @@ func scoreThaiGrams(q *Query, nb *[thaiBuf + 8]byte, n int, starts []int32, from
 // written into a buffer, not built as strings.
 func applyWord(q *Query, tok string, folds, ascii bool, f field, buf *[]string, masks *[MaxQueryTokens]field) {
 	if ascii {
-		// (As in scoreASCIIField: the head test first.)
-		if !q.headMayMatch(tok) && !asciiKeyElsewhere(tok) || !q.mayMatchASCII(tok) {
+		if !q.mayMatchASCII(tok) {
 			return
 		}
 		*buf = appendKeys((*buf)[:0], tok)

@@ -404,7 +404,7 @@ func TestScoreDirectBodyWindowUnchecked(t *testing.T) {
 func probeQuery(toks []string) Query {
 	toks = dedupe(toks)
 	toks = toks[:min(len(toks), MaxQueryTokens)]
-	q := Query{tokens: toks, lookup: map[string]keyRef{}, lengths: ^uint64(0)}
+	q := Query{tokens: toks, lookup: map[string]keyRef{}, shortKey: minWordRunes}
 	for i := range q.sketch {
 		q.sketch[i], q.thaiHeads[i] = ^uint64(0), ^uint64(0)
 	}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -43,12 +44,14 @@ type Query struct {
 	lookup map[string]keyRef
 	sketch [4]uint64
 	// heads has a bit for each key's head (its first three or four
-	// bytes, see headBit; headBits of them) and lengths for its length: a key of a field token
-	// shares the token's head (but for the cases mayMatch lets through)
-	// and is no longer (see appendKeys), so a field token whose head or
-	// length range is absent cannot match.
-	heads   [headBits / 64]uint64
-	lengths uint64
+	// bytes, see headBit; headBits of them) and shortKey is the length
+	// of its shortest key of minWordRunes bytes or more (at most 63;
+	// noShortKey when it has none): a key of a field token shares the
+	// token's head (but for the cases mayMatch lets through) and is no
+	// longer (see appendKeys), so a field token whose head is absent, or
+	// that is shorter than every key, cannot match.
+	heads    [headBits / 64]uint64
+	shortKey int
 	// thaiHeads has a bit for the first two code points of each key that
 	// starts with two Thai ones (thaiHead): a Thai n-gram of a field is
 	// its own only key, and its first code point, one of 44 consonants,
@@ -97,7 +100,7 @@ const (
 // and last MaxQueryTokens/2 distinct tokens are kept; each is then
 // replaced by its light stem (see Matches), merging forms of one word.
 func NewQuery(text string, recentTools []string) Query {
-	q := Query{rule: shippedRule()}
+	q := Query{rule: shippedRule(), shortKey: noShortKey}
 	norm := Normalize(text)
 	var words []string
 	forEachTokenOf(norm, true, func(tok string) { words = append(words, tok) })
@@ -149,7 +152,9 @@ func NewQuery(text string, recentTools []string) Query {
 			h := thaiHead(k[1], k[2], k[4], k[5])
 			q.thaiHeads[h/64] |= 1 << (h % 64)
 		}
-		q.lengths |= 1 << min(len(k), 63)
+		if len(k) >= minWordRunes {
+			q.shortKey = min(q.shortKey, len(k), 63)
+		}
 	}
 	for i, t := range q.tokens {
 		add(t, keyRef{exact: 1 << i})
@@ -282,35 +287,26 @@ func (q *Query) mayMatchFolding(f string, folds bool) bool {
 	// silent-e reading of "configuring" is 2 shorter) and at least
 	// minWordRunes long; stemming may take off several endings
 	// ("embeddings" → "emb").
-	return q.hasKeyLength(len(f))
+	return len(f) >= q.shortKey
 }
 
-// hasKeyLength reports whether the query has a key of minWordRunes to
-// n bytes (n ≥ minWordRunes; lengths beyond 63 share lengths' last bit):
-// the length test of mayMatchFolding and mayMatchASCII for an ASCII
-// token of n bytes.
-func (q *Query) hasKeyLength(n int) bool {
-	hi := min(n, 63)
-	span := uint64(1)<<(hi-minWordRunes+1) - 1
-	return q.lengths&(span<<minWordRunes) != 0
-}
+// noShortKey is Query.shortKey when the query has no key of minWordRunes
+// bytes or more: longer than any token.
+const noShortKey = math.MaxInt
 
-// mayMatchASCII is mayMatchFolding(f, false) for an ASCII token f, the
-// test the byte loop asks of every word (TestPropMayMatchASCII): the same
-// cases, without those no ASCII token meets (the Arabic article, a
-// non-ASCII ending) and with the head test, which most tokens fail,
-// first.
+// mayMatchASCII is mayMatchFolding(f, false) for an ASCII token f of 3+
+// bytes: the same cases, without those no ASCII token meets (the Arabic
+// article, a non-ASCII ending), and headBit without its two-byte-letter
+// case (an ASCII token starts with an ASCII byte). It is the prefilter
+// the byte loops ask of every word (scoreASCIIField, applyWord), written
+// small enough to inline into them: most words fail it, and a call per
+// word was a visible share of a cold rank (decision 0225).
+// TestPropMayMatchASCII holds it to mayMatchFolding.
 func (q *Query) mayMatchASCII(f string) bool {
-	n := len(f)
-	if n < 3 {
-		return true
-	}
-	if !q.headMayMatch(f) {
-		return asciiKeyElsewhere(f)
-	}
-	// ASCII keys are stems of readings of f: no longer than f and at
-	// least minWordRunes long (see mayMatchFolding).
-	return q.hasKeyLength(n) || asciiKeyElsewhere(f)
+	// The length test first: it reads no byte of f, and f[2] exists
+	// when it passes (shortKey ≥ minWordRunes). The head is headSum's,
+	// written out: with the call, the cost passed the inliner's budget.
+	return len(f) >= q.shortKey && q.hasHead((uint(f[0])*131+uint(f[1])*31+uint(f[2]))%headBits) || asciiKeyElsewhere(f)
 }
 
 // asciiKeyElsewhere reports whether a key of ASCII token f (3+ bytes) may
