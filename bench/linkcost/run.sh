@@ -2,7 +2,8 @@
 # What linking costs a fresh `memrecall query` (decision 0821): builds
 # memrecall and four throw-away variants of it from a copy of HEAD, each
 # without one more thing, checks that every variant prints the same report
-# for the query, and times them with perf stat, interleaved.
+# for the query, counts the instructions of each one's -h with callgrind
+# (when valgrind is installed), and times them with perf stat, interleaved.
 #
 #   bench/linkcost/run.sh TREE QUERY [ROUNDS]
 #
@@ -121,6 +122,20 @@ report mr >"$work/mr.out"
 for v in e1 e2 e3 e4; do
 	report $v | cmp -s - "$work/mr.out" && echo "$v: same" || { echo "$v: DIFFERENT"; exit 1; }
 done
+
+# -h's instructions, the column of decision 0821's table (callgrind with
+# decision 0800's settings; counts do not depend on the load). Skipped
+# without valgrind. `-h` exits 2, which is not a failure here.
+echo "== -h instructions (callgrind)"
+if command -v valgrind >/dev/null; then
+	for v in empty mr e1 e2 e3 e4; do
+		ir=$(GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
+			--callgrind-out-file=/dev/null "$work/bin/$v" -h 2>&1 | sed -n 's/.*Collected : //p' || true)
+		printf '%-5s -h %12s instructions\n' "$v" "${ir:-?}"
+	done
+else
+	echo "valgrind not found: skipped"
+fi
 
 # pstat N CMD...: perf stat's task-clock (ms) and page faults.
 pstat() {
