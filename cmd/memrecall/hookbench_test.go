@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -115,8 +114,7 @@ func BenchmarkHookProcess(b *testing.B) {
 		return spawnEnv(b, env, name, args...)
 	}
 	measureEnv := func(b *testing.B, env []string, before func(), name string, args ...string) {
-		var lat, cpu []time.Duration
-		var faults []int64
+		var runs []cputime.Proc
 		answered = 0
 		for b.Loop() {
 			if before != nil {
@@ -124,17 +122,15 @@ func BenchmarkHookProcess(b *testing.B) {
 				before()
 				b.StartTimer()
 			}
-			p := spawnEnv(b, env, name, args...)
-			lat, cpu, faults = append(lat, p.Wall), append(cpu, p.CPU), append(faults, p.MinorFaults)
+			runs = append(runs, spawnEnv(b, env, name, args...))
 		}
-		slices.Sort(lat)
-		slices.Sort(cpu)
-		slices.Sort(faults)
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
-		b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds()), "cpu-p50-µs")
-		b.ReportMetric(float64(faults[len(faults)/2]), "faults-p50")
-		b.ReportMetric(float64(100*answered)/float64(len(lat)), "answered-%")
+		wall, cpu, faults := procPercentile(runs, 50)
+		wall99, _, _ := procPercentile(runs, 99)
+		b.ReportMetric(float64(wall.Microseconds()), "p50-µs")
+		b.ReportMetric(float64(wall99.Microseconds()), "p99-µs")
+		b.ReportMetric(float64(cpu.Microseconds()), "cpu-p50-µs")
+		b.ReportMetric(float64(faults), "faults-p50")
+		b.ReportMetric(float64(100*answered)/float64(len(runs)), "answered-%")
 	}
 	measure := func(b *testing.B, before func(), name string, args ...string) {
 		measureEnv(b, env, before, name, args...)
