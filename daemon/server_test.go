@@ -882,3 +882,19 @@ func TestStatusSessionLines(t *testing.T) {
 		})
 	}
 }
+
+func TestCountWatchRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cs   []wire.Corpus
+		want int
+	}{
+		{"none", nil, 0},
+		{"watched and unwatched", []wire.Corpus{{Watched: true}, {}}, 0},
+		{"two of three refused", []wire.Corpus{{WatchRefused: true}, {Watched: true}, {WatchRefused: true}}, 2},
+	} {
+		if got := countWatchRefused(tc.cs); got != tc.want {
+			t.Errorf("%s: countWatchRefused = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -66,7 +66,7 @@ func (s *Server) Status() wire.Status {
 	for i, k := range keys {
 		st.Corpora[i].Sessions = uses[k]
 	}
-	st.WatchRefused = wire.CountWatchRefused(st.Corpora)
+	st.WatchRefused = countWatchRefused(st.Corpora)
 	slices.SortFunc(st.Sessions, func(a, b wire.Session) int { return strings.Compare(a.Agent+a.ID, b.Agent+b.ID) })
 	slices.SortFunc(st.Corpora, func(a, b wire.Corpus) int { return strings.Compare(a.Hash, b.Hash) })
 	return st
@@ -88,6 +88,18 @@ func (se *session) status(k sessionKey, now func() time.Time) (wire.Session, boo
 		Events: se.events, Plan: se.plan != nil, Injected: se.injected,
 		IdleMS: max(now().Sub(se.last), 0).Milliseconds(),
 	}, true
+}
+
+// countWatchRefused returns how many of cs the kernel refused a watch:
+// what Status.WatchRefused holds for Status.Corpora.
+func countWatchRefused(cs []wire.Corpus) int {
+	n := 0
+	for _, c := range cs {
+		if c.WatchRefused {
+			n++
+		}
+	}
+	return n
 }
 
 // corpusHash names a corpus in Status: two corpora of the same roots

@@ -100,9 +100,8 @@ type Status struct {
 	Sessions    []Session `json:"sessions"`
 	Corpora     []Corpus  `json:"corpora"`
 	// WatchRefused counts the corpora the kernel refused a watch
-	// (Corpus.WatchRefused). It is derived from Corpora, by
-	// CountWatchRefused only, and kept on the wire for readers of
-	// `status --json`.
+	// (Corpus.WatchRefused). The daemon derives it from Corpora, and
+	// keeps it on the wire for readers of `status --json`.
 	WatchRefused int `json:"watch_refused,omitempty"`
 	// Latencies are the daemon's handling times of recent events, in
 	// microseconds, oldest first.
@@ -136,18 +135,6 @@ type Corpus struct {
 	// per-user inotify instance limit, 128 by default, is the usual
 	// cause): it revalidates by stat, which costs more per query.
 	WatchRefused bool `json:"watch_refused,omitempty"`
-}
-
-// CountWatchRefused returns how many of cs the kernel refused a watch:
-// what Status.WatchRefused holds for Status.Corpora.
-func CountWatchRefused(cs []Corpus) int {
-	n := 0
-	for _, c := range cs {
-		if c.WatchRefused {
-			n++
-		}
-	}
-	return n
 }
 
 // Encode returns v as one frame: the 4-byte length, then the JSON body.

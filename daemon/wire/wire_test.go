@@ -187,19 +187,3 @@ func TestEnsureDirRefusesForeignOwner(t *testing.T) {
 		t.Fatalf("EnsureDir on a directory of uid 65534 = %v, want ErrUnsafeDir", err)
 	}
 }
-
-func TestCountWatchRefused(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		cs   []Corpus
-		want int
-	}{
-		{"none", nil, 0},
-		{"watched and unwatched", []Corpus{{Watched: true}, {}}, 0},
-		{"two of three refused", []Corpus{{WatchRefused: true}, {Watched: true}, {WatchRefused: true}}, 2},
-	} {
-		if got := CountWatchRefused(tc.cs); got != tc.want {
-			t.Errorf("%s: CountWatchRefused = %d, want %d", tc.name, got, tc.want)
-		}
-	}
-}
