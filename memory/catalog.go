@@ -437,18 +437,21 @@ func (c *Catalog) scan() (Result, error) {
 	// The first scan of a catalog with a snapshot reads the snapshot while
 	// it walks and stats the tree (decision 0803). The walk then sees an
 	// empty cache; the jobs are matched with the seeded entries after it.
+	// When the load ends with nothing to seed (no snapshot yet, or one
+	// ignored), the walk stops statting files it knows nothing of and the
+	// scan skips statAll: they are read, as without a snapshot.
 	seed := c.startSnapshotLoad()
 	if seed != nil {
 		defer func() {
 			if seed != nil {
-				seed() // a failed walk still seeds the next scan
+				seed.wait(c) // a failed walk still seeds the next scan
 			}
 		}()
 	}
 	w := walker{fsys: c.fsys, cache: c.cache}
 	if seed != nil {
 		w.cache = scopeCache{} // the cache is the loader's until seed returns
-		w.statNew = true
+		w.statNew = &seed.seeds
 	} else {
 		// A rescan lists about the files its cache holds: its jobs take
 		// one array sized for them, not a doubling (and a prefault call)
@@ -476,8 +479,10 @@ func (c *Catalog) scan() (Result, error) {
 	}
 
 	if seed != nil {
-		c.statAll(w.jobs)
-		seed()
+		if seed.seeds.Load() {
+			c.statAll(w.jobs)
+		}
+		seed.wait(c)
 		seed = nil
 		// The walk saw an empty cache: every job is matched here.
 		for i := range w.jobs {
@@ -513,7 +518,7 @@ func (c *Catalog) scan() (Result, error) {
 	// A scan that reads at least textsMin files for the first time is a
 	// cold read of a tree: it maps its memory in blocks (texts, outcomes).
 	coldRead := fresh[0]+fresh[1] >= c.textsMin
-	if coldRead || w.statNew {
+	if coldRead || w.statNew != nil {
 		// A scan that reads a tree for the first time, or answers it
 		// from the snapshot (statNew: its walk ran while the snapshot
 		// loaded), maps its outcomes in one call too; a rescan
@@ -607,7 +612,7 @@ func (c *Catalog) scan() (Result, error) {
 	w.settleWatch(!linked)
 	res.Stats.Duration = c.now().Sub(start)
 	if c.snap != nil && (c.snap.takeStale() || changed || res.Stats.Read > 0) {
-		c.queueSnapshot()
+		c.queueSnapshot(w.jobs, out)
 	}
 	return res, nil
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unsafe"
 )
@@ -129,8 +130,8 @@ type snapshotState struct {
 
 	mu      sync.Mutex
 	stats   SnapshotStats
-	stale   bool         // the loaded file's extra part was refused: write it anew
-	pending []snapRecord // the newest records not yet written
+	stale   bool        // the loaded file's extra part was refused: write it anew
+	pending *snapSource // the newest scan's files not yet written; nil: none
 	writing bool
 	wg      sync.WaitGroup
 }
@@ -188,39 +189,59 @@ func absRoots(roots Roots) [2]string {
 	return out
 }
 
+// snapLoad is a catalog's snapshot load under way (startSnapshotLoad).
+type snapLoad struct {
+	done   chan struct{}
+	seed   scopeCache
+	sorted []*Document
+	// seeds is true until the load has ended with nothing to seed (no
+	// file, or one ignored): the walk and the scan stat the files they
+	// know nothing of only while it is true, for the seeded entries
+	// matched after the walk. A cold tree without a usable snapshot then
+	// costs what it costs without a snapshot directory: a read per file,
+	// its stat taken from the open file. Stats taken before it turned
+	// false are used all the same; any interleaving gives the same
+	// result, only the number of stats differs.
+	seeds atomic.Bool
+}
+
 // startSnapshotLoad starts reading the snapshot file, once per catalog,
 // on its own goroutine, so that the first scan lists and stats the tree
 // while the file is read, checked and decoded (decision 0803). It returns
-// nil when there is nothing to load; otherwise the scan calls the returned
-// function, on the scan goroutine, before it looks at its cache: that
-// waits for the load and seeds the cache with what it decoded.
-func (c *Catalog) startSnapshotLoad() func() {
+// nil when there is nothing to load; otherwise the scan calls the
+// returned load's wait, on the scan goroutine, before it looks at its
+// cache: that waits for the load and seeds the cache with what it decoded.
+func (c *Catalog) startSnapshotLoad() *snapLoad {
 	s := c.snap
 	if s == nil || s.loaded {
 		return nil
 	}
 	s.loaded = true
-	done := make(chan struct{})
-	var seed scopeCache
-	var sorted []*Document
+	ld := &snapLoad{done: make(chan struct{})}
+	ld.seeds.Store(true)
 	go func() {
-		defer close(done)
-		seed, sorted = c.loadSnapshot()
-	}()
-	return func() {
-		<-done
-		// Only a catalog's first scan loads, and it has put nothing in
-		// the cache yet (it walks with a cache of its own): the decoded
-		// entries are the cache. The stored documents, when they came in
-		// the result's order, stand as the last sorted result: a scan
-		// that finds every one of them unchanged and nothing else returns
-		// them without sorting again (decision 0805). The scan's own
-		// check decides that, as after any of its scans: a changed, new or
-		// missing file makes it sort what it found.
-		c.cache = seed
-		if sorted != nil {
-			c.prev = sorted
+		defer close(ld.done)
+		ld.seed, ld.sorted = c.loadSnapshot()
+		if ld.seed.len() == 0 {
+			ld.seeds.Store(false)
 		}
+	}()
+	return ld
+}
+
+// wait waits for the load and seeds c's cache with it. Only a catalog's
+// first scan loads, and it has put nothing in the cache yet (it walks
+// with a cache of its own): the decoded entries are the cache. The stored
+// documents, when they came in the result's order, stand as the last
+// sorted result: a scan that finds every one of them unchanged and
+// nothing else returns them without sorting again (decision 0805). The
+// scan's own check decides that, as after any of its scans: a changed,
+// new or missing file makes it sort what it found.
+func (ld *snapLoad) wait(c *Catalog) {
+	<-ld.done
+	c.cache = ld.seed
+	if ld.sorted != nil {
+		c.prev = ld.sorted
 	}
 }
 
@@ -354,19 +375,21 @@ func readSnapshotFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// queueSnapshot records the cache's trustworthy entries for writing and
-// starts the writer unless it is running; it runs on the scan goroutine
-// after a scan that changed the cache. Racy entries are left out: the next
-// process reads those files, as the next scan of this one does. So are
-// files skipped for an I/O error; a file skipped for its content is kept,
-// so that a tree with a bad file does not make every fresh process read
-// it again and rewrite the snapshot.
-func (c *Catalog) queueSnapshot() {
-	recs := c.snapshotRecords()
+// queueSnapshot hands the writer what the scan just found and starts the
+// writer unless it is running; it runs on the scan goroutine after a scan
+// that changed the cache, so it copies nothing (decision 0805): jobs and
+// out are the scan's own arrays, which the scan allocated and the catalog
+// never reads or writes again once the scan returns, and the writer turns
+// them into records on its own goroutine (snapSource.records). A later
+// scan, running while the writer does, writes its cache's entries and its
+// own new arrays, never these; the Documents the outcomes point to are
+// never written after the scan that made them. So what a write stores is
+// the state of the scan that queued it.
+func (c *Catalog) queueSnapshot(jobs []job, out []outcome) {
 	s := c.snap
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pending = recs
+	s.pending = &snapSource{jobs: jobs, out: out}
 	if s.writing {
 		return // the running writer takes the newest records next
 	}
@@ -375,66 +398,53 @@ func (c *Catalog) queueSnapshot() {
 	go c.writeSnapshots()
 }
 
-// snapshotRecords returns the records queueSnapshot queues, in the order
-// the snapshot stores them (compareSnapRecords): the documents in the
-// order of the scan's sorted result, c.prev, which the scan has just set,
-// then the skipped files by path. So the writer finds them sorted and does
-// not sort them again. Should c.prev not be the cache's documents (it
-// always is after a scan), the records are taken from the cache in map
-// order, and the writer sorts them.
-func (c *Catalog) snapshotRecords() []snapRecord {
-	recs := make([]snapRecord, 0, c.cache.len())
+// snapSource is one scan's files as the snapshot writer takes them: the
+// scan's jobs and its outcome for each (out[i] is jobs[i]'s), which is
+// what the scan folded into the cache's entries. Read-only.
+type snapSource struct {
+	jobs []job
+	out  []outcome
+}
+
+// records returns the records to store, in the order the snapshot stores
+// them: the documents in the order of the scan's sorted result
+// (compareDocs), so that the next process can take the loaded documents
+// as its first result without sorting them (decision 0805), then the
+// skipped files by path. Racy files are left out: the next process reads
+// those files, as the next scan of this one does. So are files skipped
+// for an I/O error; a file skipped for its content is kept, so that a
+// tree with a bad file does not make every fresh process read it again
+// and rewrite the snapshot. It runs on the writer's goroutine, off any
+// query's path.
+func (src *snapSource) records() []snapRecord {
+	docs := make([]int32, 0, len(src.out)) // indexes of the documents' outcomes
 	var skipped []snapRecord
-	docs := 0
-	for sc, m := range c.cache {
-		for _, e := range m {
-			switch {
-			case !e.skipped:
-				docs++
-			case !e.racy && e.skip >= SkipBinary:
-				skipped = append(skipped, skippedRecord(Scope(sc), e))
-			}
+	for i := range src.out {
+		switch o := &src.out[i]; {
+		case o.racy:
+		case !o.skipped:
+			docs = append(docs, int32(i))
+		case o.skip >= SkipBinary:
+			j := &src.jobs[i]
+			skipped = append(skipped, snapRecord{scope: j.scope, path: j.path, rel: j.rel, key: o.key, skipped: true, skip: o.skip})
 		}
 	}
-	inOrder := docs == len(c.prev)
-	for _, d := range c.prev {
-		if !inOrder {
-			break
-		}
-		e := c.cache[d.Scope][string(d.ID)]
-		switch {
-		case e == nil || e.doc != d:
-			inOrder = false
-		case !e.racy:
-			recs = append(recs, docRecord(d.Scope, e))
-		}
+	slices.SortFunc(docs, func(a, b int32) int {
+		return cmp.Or(compareDocs(src.out[a].doc, src.out[b].doc), cmp.Compare(a, b))
+	})
+	slices.SortFunc(skipped, func(a, b snapRecord) int {
+		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.scope, b.scope))
+	})
+	recs := make([]snapRecord, 0, len(docs)+len(skipped))
+	for _, i := range docs {
+		j, o := &src.jobs[i], &src.out[i]
+		d := o.doc
+		recs = append(recs, snapRecord{
+			scope: j.scope, path: j.path, rel: j.rel, key: o.key, typ: d.Type,
+			truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body, doc: d,
+		})
 	}
-	if !inOrder {
-		recs = recs[:0]
-		for sc, m := range c.cache {
-			for _, e := range m {
-				if !e.skipped && !e.racy {
-					recs = append(recs, docRecord(Scope(sc), e))
-				}
-			}
-		}
-	}
-	slices.SortFunc(skipped, compareSnapRecords)
 	return append(recs, skipped...)
-}
-
-// docRecord is the snapshot record of e, a document's entry.
-func docRecord(sc Scope, e *entry) snapRecord {
-	d := e.doc
-	return snapRecord{
-		scope: sc, path: e.path, rel: e.rel, key: e.key, typ: d.Type,
-		truncated: d.BodyTruncated, title: d.Title, desc: d.Description, body: d.Body, doc: d,
-	}
-}
-
-// skippedRecord is the snapshot record of e, a skipped file's entry.
-func skippedRecord(sc Scope, e *entry) snapRecord {
-	return snapRecord{scope: sc, path: e.path, rel: e.rel, key: e.key, skipped: true, skip: e.skip}
 }
 
 // writeSnapshots writes the pending records until none are left.
@@ -444,17 +454,15 @@ func (c *Catalog) writeSnapshots() {
 	roots := absRoots(c.roots)
 	for {
 		s.mu.Lock()
-		recs := s.pending
+		src := s.pending
 		s.pending = nil
-		if recs == nil {
+		if src == nil {
 			s.writing = false
 			s.mu.Unlock()
 			return
 		}
 		s.mu.Unlock()
-		if !slices.IsSortedFunc(recs, compareSnapRecords) {
-			sortSnapRecords(recs)
-		}
+		recs := src.records()
 		var extra []byte
 		if s.extra != nil {
 			docs := make([]*Document, 0, len(recs))
@@ -474,35 +482,6 @@ func (c *Catalog) writeSnapshots() {
 		}
 		s.mu.Unlock()
 	}
-}
-
-// sortSnapRecords puts the documents' records in the order of a scan's
-// result (compareDocs), skipped files after them, so that the next process
-// can take the loaded documents as its first result's order without
-// sorting them (decision 0805). It runs on the writer's goroutine, off
-// any query's path. The order is not part of the format: the loader
-// checks it and the scan sorts whatever it cannot vouch for.
-func sortSnapRecords(recs []snapRecord) {
-	slices.SortFunc(recs, compareSnapRecords)
-}
-
-// compareSnapRecords is the order sortSnapRecords sorts into.
-func compareSnapRecords(a, b snapRecord) int {
-	if a.skipped || b.skipped {
-		if c := cmp.Compare(b2i(a.skipped), b2i(b.skipped)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.path, b.path)
-	}
-	return compareDocs(a.doc, b.doc)
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same

@@ -42,3 +42,32 @@ func BenchmarkSnapshotLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSnapshotRecords is the snapshot writer's first step after a
+// cold scan of a generated tree: the records made from the scan's jobs
+// and outcomes, sorted in the result's order (snapSource.records). It
+// runs on the writer's goroutine; until the seventh round the scan
+// goroutine made them, before the scan's result existed (decision 0805).
+func BenchmarkSnapshotRecords(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("topics=%d/lang=%s", n, gentree.English), func(b *testing.B) {
+			project, user, _, err := gentree.Write(b.TempDir(), gentree.English, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := NewCatalog(Roots{Project: project, User: user}, WithSnapshot(filepath.Join(b.TempDir(), "x.snap"), "bench", nil))
+			c.racyWindow = 0 // the generated files are new: persist them all
+			heldWriter(c)
+			if _, err := c.Scan(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+			src := takeQueued(c)
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := len(src.records()); got != n {
+					b.Fatalf("%d records, want %d", got, n)
+				}
+			}
+		})
+	}
+}

@@ -454,3 +454,43 @@ func TestSnapshotOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestSnapshotLoadSeeds: the load says, once it has ended, whether it has
+// anything to seed (snapLoad.seeds): the walk and the scan stat the files
+// they know nothing of only while it does. No file, a corrupt file and
+// one of another version have nothing; a good snapshot has its entries.
+func TestSnapshotLoadSeeds(t *testing.T) {
+	roots := snapTree(t)
+	good := filepath.Join(t.TempDir(), "good.snap")
+	scanCat(t, snapCatalog(roots, good, "v1"))
+	corrupt := filepath.Join(t.TempDir(), "corrupt.snap")
+	if err := os.WriteFile(corrupt, []byte(snapshotMagic+"garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file, tag string
+		seeds           bool
+	}{
+		{"missing", filepath.Join(t.TempDir(), "none.snap"), "v1", false},
+		{"corrupt", corrupt, "v1", false},
+		{"good", good, "v1", true},
+		{"other version", good, "v2", false}, // last: its scan writes a v2 file
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := snapCatalog(roots, tc.file, tc.tag)
+			ld := c.startSnapshotLoad()
+			ld.wait(c)
+			if got := ld.seeds.Load(); got != tc.seeds {
+				t.Errorf("seeds = %v, want %v", got, tc.seeds)
+			}
+			// And the first scan, seeded or not, is a fresh scan's.
+			want := scanCat(t, NewCatalog(roots))
+			c.snap.loaded = false
+			c.cache = scopeCache{{}, {}}
+			c.prev = nil
+			if got := scanCat(t, c); !cmp.Equal(snap(want), snap(got)) {
+				t.Errorf("first scan differs from a fresh one:\n%s", cmp.Diff(snap(want), snap(got)))
+			}
+		})
+	}
+}

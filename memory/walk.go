@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -56,11 +57,13 @@ type walker struct {
 	// of them cost a descriptor, plus the scope roots; closed by close.
 	open   []*dirHandle
 	fdDirs int
-	// statNew: the walk stats a file it knows nothing of too (see pre),
-	// because its cache is empty while the snapshot loads and the scan
-	// matches the jobs with the snapshot's entries after the walk. Else a
-	// file without an entry is read, and its stat would be wasted.
-	statNew bool
+	// statNew, while not nil and true: the walk stats a file it knows
+	// nothing of too (see pre), because its cache is empty while the
+	// snapshot loads and the scan matches the jobs with the snapshot's
+	// entries after the walk. Else a file without an entry is read, and
+	// its stat would be wasted. The loader clears it when it finds
+	// nothing to seed (snapLoad.seeds).
+	statNew *atomic.Bool
 }
 
 // maxOpenDirs bounds the directory descriptors a scan keeps open for its
@@ -233,7 +236,7 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 				default:
 					j.at = fileAt{r.dir, dirBelow + "/" + name}
 				}
-				if !kept && d.holdsFD() && (j.old != nil || w.statNew) {
+				if !kept && d.holdsFD() && (j.old != nil || w.statNew != nil && w.statNew.Load()) {
 					// The directory closes below; a stat through it now
 					// is one system call where a worker needs three.
 					if len(pre) == 0 {

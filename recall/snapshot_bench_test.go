@@ -187,3 +187,65 @@ func residentBytes(b *testing.B) float64 {
 	}
 	return 0
 }
+
+// BenchmarkColdSnapshotQueue is what a snapshot costs a cold query on the
+// query's path: in each iteration a cold engine (new catalog, new index)
+// with an empty SnapshotDir, Query → deterministic result, and the same
+// without a SnapshotDir, in turn. The first scan of the one with a
+// directory queues the snapshot's write before its result exists
+// (decision 0805); the write itself runs after, on the writer's
+// goroutine, and is not timed (each engine is shut down, its write on
+// disk, before the next side starts). scan-ms is the query's wait for the
+// tree (Trace.Scan), with and without the directory; x-snapdir the ratio
+// of the summed times to the result, x-snapdir-cpu the same in process
+// CPU (until the result).
+func BenchmarkColdSnapshotQueue(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("topics=%d/lang=%s", n, gentree.English), func(b *testing.B) {
+			project, user := trees.treeIn(b, gentree.English, n)
+			trees.settleIn(gentree.English, n)
+			q := benchQueryIn(gentree.English)
+			b.ReportAllocs()
+			var with, without, withCPU, withoutCPU, withScan, withoutScan time.Duration
+			side := func(dir string) (time.Duration, time.Duration, time.Duration) {
+				c0, t0 := cputime.Now(), time.Now()
+				e := New(Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir})
+				p := e.Query(context.Background(), q)
+				<-p.published
+				inj := p.Initial(context.Background())
+				c1, t1 := cputime.Now(), time.Now()
+				tr := p.Trace()
+				if inj.Phase != telemetry.PhaseFast || len(inj.Docs) == 0 || tr.Scanned != n {
+					b.Fatalf("cold query: phase %v, %d docs, %d scanned", inj.Phase, len(inj.Docs), tr.Scanned)
+				}
+				e.Shutdown()
+				if dir != "" {
+					if st := e.SnapshotStats(); st.Written != 1 {
+						b.Fatalf("snapshot: %+v, want one written", st)
+					}
+				}
+				return t1.Sub(t0), c1 - c0, tr.Scan
+			}
+			for b.Loop() {
+				dir, err := os.MkdirTemp("", "recall-bench-snap-")
+				if err != nil {
+					b.Fatal(err)
+				}
+				snapDirs = append(snapDirs, dir)
+				w, wc, ws := side(dir)
+				o, oc, os_ := side("")
+				with, withCPU, withScan = with+w, withCPU+wc, withScan+ws
+				without, withoutCPU, withoutScan = without+o, withoutCPU+oc, withoutScan+os_
+			}
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1000 }
+			b.ReportMetric(ms(with), "snapdir-ms")
+			b.ReportMetric(ms(without), "nosnap-ms")
+			b.ReportMetric(ms(withScan), "snapdir-scan-ms")
+			b.ReportMetric(ms(withoutScan), "nosnap-scan-ms")
+			b.ReportMetric(float64(with)/float64(without), "x-snapdir")
+			if withoutCPU > 0 {
+				b.ReportMetric(float64(withCPU)/float64(withoutCPU), "x-snapdir-cpu")
+			}
+		})
+	}
+}
