@@ -44,7 +44,9 @@ func (t *texts) keep(b []byte) string {
 		return string(b)
 	}
 	if len(b) > len(t.free) {
-		t.free = make([]byte, textChunk)
+		// Not cleared: every byte handed out is copied in first, and
+		// clearing a block the heap had reused would write it twice.
+		t.free = uninitBytes(textChunk)
 		prefault(t.free)
 	}
 	n := copy(t.free, b)

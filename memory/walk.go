@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 )
 
 // indexFile is the per-scope index agents keep next to the topics; it is
@@ -57,6 +58,11 @@ type walker struct {
 	// of them cost a descriptor, plus the scope roots; closed by close.
 	open   []*dirHandle
 	fdDirs int
+	// names holds the paths of the directory being listed, one
+	// allocation for all of its files, on a walk whose cache is empty
+	// (the first, or one while the snapshot loads); nil otherwise, and
+	// then each new file's path is its own allocation.
+	names []byte
 	// statNew, while not nil and true: the walk stats a file it knows
 	// nothing of too (see pre), because its cache is empty while the
 	// snapshot loads and the scan matches the jobs with the snapshot's
@@ -219,6 +225,14 @@ func (w *walker) walkDir(r *rootWalk, d *dirHandle, path, rel, realDir string, d
 	if !kept {
 		dirBelow = belowRoot(r.real, realDir)
 	}
+	if w.cache.len() == 0 {
+		// Every topic file here is new: its path is path + "/" + name.
+		// A subdirectory listed in the loop below has its own, and this
+		// directory's is back when it returns.
+		outer := w.names
+		w.names = make([]byte, 0, topicPathBytes(ents, len(path)+1))
+		defer func() { w.names = outer }()
+	}
 	for _, e := range ents {
 		name := e.name
 		if strings.HasPrefix(name, ".") {
@@ -369,8 +383,21 @@ func (w *walker) addFile(dir, rel, name string, scope Scope) *job {
 	if e := w.cache[scope][string(w.keybuf)]; e != nil {
 		return w.appendJob(job{path: e.path, rel: e.rel, scope: scope, old: e})
 	}
-	path := string(w.keybuf)
+	path := w.keepPath(w.keybuf)
 	return w.appendJob(job{path: path, rel: relOf(path, rel, name), scope: scope})
+}
+
+// keepPath returns b as a string that does not share b's memory: a piece
+// of w.names while that has room (decision 0615), else a copy of its own.
+// w.names is only ever appended to within its capacity, so the bytes a
+// returned string holds are never written again.
+func (w *walker) keepPath(b []byte) string {
+	if len(b) == 0 || len(b) > cap(w.names)-len(w.names) {
+		return string(b)
+	}
+	start := len(w.names)
+	w.names = append(w.names, b...)
+	return unsafe.String(&w.names[start], len(b))
 }
 
 // appendJob appends j to the walk's jobs and returns it. The array grows
@@ -439,6 +466,19 @@ func countTopics(ents []dirent) int {
 	for _, e := range ents {
 		if !strings.HasPrefix(e.name, ".") && e.typ.IsRegular() && isTopic(e.name) {
 			n++
+		}
+	}
+	return n
+}
+
+// topicPathBytes is the length of the paths of a listing's topic files
+// (the ones countTopics counts), each its directory's prefix bytes (its
+// path and a separator) and its name.
+func topicPathBytes(ents []dirent, prefix int) int {
+	n := 0
+	for _, e := range ents {
+		if !strings.HasPrefix(e.name, ".") && e.typ.IsRegular() && isTopic(e.name) {
+			n += prefix + len(e.name)
 		}
 	}
 	return n

@@ -130,3 +130,29 @@ func TestPropRelOf(t *testing.T) {
 		}
 	})
 }
+
+// TestKeepPath: the paths a first walk keeps in its directory's block equal
+// their bytes at the time of the call, do not share the caller's buffer,
+// and stay so as the block fills and when a path no longer fits (a copy of
+// its own); without a block every path is a copy.
+func TestKeepPath(t *testing.T) {
+	for _, room := range []int{0, 9, 10, 64} {
+		w := walker{names: make([]byte, 0, room)}
+		src := make([]byte, 0, 16)
+		var got, want []string
+		for _, p := range []string{"/a/b.md", "/c.md", "", "/d/e/f.md", "/g.md"} {
+			src = append(src[:0], p...)
+			want = append(want, p)
+			got = append(got, w.keepPath(src))
+			for i := range src {
+				src[i] = '#' // the walk reuses its key buffer
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("room %d: kept paths changed (-want +got):\n%s", room, diff)
+		}
+		if len(w.names) > room {
+			t.Errorf("room %d: the block grew to %d bytes", room, len(w.names))
+		}
+	}
+}
