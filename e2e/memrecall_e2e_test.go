@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,14 +14,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memrecall/memrecall/agent"
 	"github.com/memrecall/memrecall/e2e/fakemodel"
 )
 
-// binary is the memrecall command the hooks run, built once per test
-// binary (or MEMRECALL_E2E_BIN).
+// binary is the memrecall command and the memrecall-hook binary beside
+// it, as the README installs them, built once per test binary (or
+// MEMRECALL_E2E_BIN, with memrecall-hook in the same directory). With
+// memrecall-hook next to memrecall, `memrecall install` writes it into
+// the agent's settings, so the agents run the hook binary users run, and
+// it starts the daemon from the memrecall beside it.
 type binary struct {
 	once sync.Once
 	path string
+	hook string
 	err  error
 }
 
@@ -28,24 +35,34 @@ type binary struct {
 // after its once has run.
 var mrBin binary
 
-// memrecallBin builds memrecall once and reports its path.
+// memrecallBin builds memrecall and memrecall-hook once, as the README's
+// install line does, and reports their paths.
 func memrecallBin(t *testing.T) *binary {
 	t.Helper()
 	mrBin.once.Do(func() {
 		mrBin.path = os.Getenv("MEMRECALL_E2E_BIN")
-		if mrBin.path == "" {
-			dir, err := os.MkdirTemp("", "memrecall-e2e-bin")
-			if err != nil {
-				mrBin.err = err
-				return
+		if mrBin.path != "" {
+			mrBin.hook = filepath.Join(filepath.Dir(mrBin.path), "memrecall-hook")
+			if _, err := os.Stat(mrBin.hook); err != nil {
+				mrBin.err = fmt.Errorf("MEMRECALL_E2E_BIN: the hook binary must sit next to it, as the README installs both: %w", err)
 			}
-			mrBin.path = filepath.Join(dir, "memrecall")
-			cmd := exec.Command("go", "build", "-o", mrBin.path, "./cmd/memrecall")
-			cmd.Dir = repoRoot(t)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				mrBin.err = &buildError{out: string(out), err: err}
-				return
-			}
+			return
+		}
+		dir, err := os.MkdirTemp("", "memrecall-e2e-bin")
+		if err != nil {
+			mrBin.err = err
+			return
+		}
+		mrBin.path = filepath.Join(dir, "memrecall")
+		mrBin.hook = filepath.Join(dir, "memrecall-hook")
+		// The README's `CGO_ENABLED=0 go install ./cmd/memrecall
+		// ./cmd/memrecall-hook`, into dir.
+		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/memrecall", "./cmd/memrecall-hook")
+		cmd.Dir = repoRoot(t)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			mrBin.err = &buildError{out: string(out), err: err}
+			return
 		}
 	})
 	if mrBin.err != nil {
@@ -121,6 +138,7 @@ func memrecallFor(t *testing.T, w *World, pick []string) *memrecallSetup {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("memrecall install --agent %s: %v\n%s", w.Agent.Name, err, out)
 	}
+	checkHookBinary(t, w, b.hook)
 	if w.Agent.Name == "qwen" && os.Getenv("MEMRECALL_E2E_QWEN_OWN_RECALL") != "1" {
 		// memrecall replaces Qwen Code's own recall: with both, each
 		// delivers the same documents (MEMRECALL_E2E_QWEN_OWN_RECALL=1
@@ -130,6 +148,53 @@ func memrecallFor(t *testing.T, w *World, pick []string) *memrecallSetup {
 		}
 	}
 	return m
+}
+
+// checkHookBinary fails the test unless every memrecall hook command in
+// w's agent settings runs the hook binary at hook: the command the README
+// has users install, not `memrecall hook`.
+func checkHookBinary(t *testing.T, w *World, hook string) {
+	t.Helper()
+	name, err := agent.ParseName(w.Agent.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := agent.SettingsFile(name, agent.Env{Home: w.Home})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings any
+	if err := json.Unmarshal(data, &settings); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	want := agent.HookCommand(hook, name)
+	var ours []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if c, ok := v["command"].(string); ok && strings.Contains(c, "memrecall") {
+				ours = append(ours, c)
+			}
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(settings)
+	if len(ours) == 0 {
+		t.Fatalf("%s holds no memrecall hook after memrecall install:\n%s", path, data)
+	}
+	for _, c := range ours {
+		if c != want {
+			t.Fatalf("%s runs %q, want the hook binary the README installs: %q", path, c, want)
+		}
+	}
 }
 
 // startDaemon runs `memrecall daemon` in the foreground for m's HOME and
