@@ -20,6 +20,10 @@ type Corpus struct {
 	// relaying is set while an engine's goroutine re-lays index out:
 	// queries of every engine on the corpus start at most one at a time.
 	relaying atomic.Bool
+	// ranking holds the snapshot writer's indexing back while a plan of
+	// any engine on the corpus ranks (indexExtra.EncodeSnapshot), as each
+	// engine's gate holds its own warm-up back.
+	ranking rankGate
 }
 
 // NewCorpus returns the corpus of opts' roots (ProjectDir, UserDir,
@@ -32,11 +36,9 @@ func NewCorpus(opts Options) *Corpus { return newCorpus(opts) }
 // ask for (tests turn memory's racy window off).
 func newCorpus(opts Options, extra ...memory.Option) *Corpus {
 	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
-	index := score.NewIndex()
-	return &Corpus{
-		cat:   memory.NewCatalog(roots, append(catalogOptions(opts, roots, index), extra...)...),
-		index: index,
-	}
+	c := &Corpus{index: score.NewIndex()}
+	c.cat = memory.NewCatalog(roots, append(catalogOptions(opts, roots, c.index, &c.ranking), extra...)...)
+	return c
 }
 
 // Close releases the corpus's file-system watch. Engines still using the

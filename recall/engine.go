@@ -34,8 +34,11 @@ type Engine struct {
 	// ownCorpus: the engine built its corpus (no Options.Corpus), so
 	// Shutdown closes it.
 	ownCorpus bool
-	// gate holds the warm-up's indexing back while a plan ranks.
-	gate rankGate
+	// gate holds the warm-up's indexing back while a plan ranks;
+	// ranking is the corpus's, which every plan of its engines holds too
+	// (the snapshot writer waits on it).
+	gate    rankGate
+	ranking *rankGate
 	// warmed is closed when the warm-up goroutine returns.
 	warmed chan struct{}
 	// primed records that the warm-up ran primeRank's ranking; written
@@ -110,6 +113,7 @@ func newEngine(opts Options, faults fault, end warmUpEnd) *Engine {
 		cat:         corpus.cat,
 		index:       corpus.index,
 		relaying:    &corpus.relaying,
+		ranking:     &corpus.ranking,
 		relayout:    corpus.index.Relayout,
 		ownCorpus:   own,
 		syncScanMax: syncScanMaxFiles,

@@ -79,13 +79,16 @@ func (e *Engine) run(p *Plan) {
 	// The plan holds the rank gate until it has published its
 	// deterministic result (or gives up), so the warm-up's indexing
 	// competes neither with its scoring nor with its hand-off
-	// (docs/decisions/0612-cold-query-first.md).
+	// (docs/decisions/0612-cold-query-first.md); it holds the corpus's
+	// gate too, which the snapshot writer's indexing waits on (0832).
 	e.gate.enter()
+	e.ranking.enter()
 	inGate := true
 	leaveGate := func() {
 		if inGate {
 			inGate = false
 			e.gate.leave()
+			e.ranking.leave()
 		}
 	}
 	defer leaveGate()

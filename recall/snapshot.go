@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,14 +26,15 @@ func DefaultSnapshotDir() (string, error) {
 func snapshotTag() string { return fmt.Sprintf("score=%d", score.Version) }
 
 // catalogOptions returns the catalog options opts ask for; the snapshot
-// carries index's postings.
-func catalogOptions(opts Options, roots memory.Roots, index *score.Index) []memory.Option {
+// carries index's postings, which its writer indexes while ranking (the
+// corpus's gate) is free.
+func catalogOptions(opts Options, roots memory.Roots, index *score.Index, ranking *rankGate) []memory.Option {
 	var o []memory.Option
 	if !opts.StatOnly {
 		o = append(o, memory.WithWatch())
 	}
 	if opts.SnapshotDir != "" {
-		o = append(o, memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag(), indexExtra{index}))
+		o = append(o, memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag(), indexExtra{index, ranking}))
 	}
 	return o
 }
@@ -41,9 +43,26 @@ func catalogOptions(opts Options, roots memory.Roots, index *score.Index) []memo
 // (docs/decisions/0121-frozen-index.md): a fresh process on an unchanged
 // tree ranks from them without tokenising a document. The snapshot's tag,
 // score.Version, covers what the postings depend on.
-type indexExtra struct{ ix *score.Index }
+type indexExtra struct {
+	ix *score.Index
+	// ranking is the corpus's gate: held by every plan of its engines
+	// from its start to its deterministic result.
+	ranking *rankGate
+}
 
+// EncodeSnapshot runs on the snapshot writer's goroutine, which a scan
+// starts before its result exists: the query that made the scan then
+// ranks. The postings of documents the index does not hold yet are made
+// here, as the warm-up makes them: in chunks, each after the corpus's
+// gate is free, so that a write never takes a core or the index's lock
+// from a query that ranks (decision 0832). The encoding copies the
+// postings out under the index's lock once every chunk is in.
 func (x indexExtra) EncodeSnapshot(docs []*memory.Document) []byte {
+	for start := 0; start < len(docs); start += warmChunk {
+		x.ranking.wait(context.Background())
+		x.ix.Warm(docs[start:min(start+warmChunk, len(docs))])
+	}
+	x.ranking.wait(context.Background())
 	return x.ix.EncodeFrozen(docs)
 }
 

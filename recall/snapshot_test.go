@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -190,4 +192,61 @@ func TestPropSnapshotRanksAsFresh(t *testing.T) {
 	if seeded.Load() == 0 {
 		t.Error("no fresh process ranked from loaded postings: the property tested nothing")
 	}
+}
+
+// TestSnapshotWriteWaitsForRanking: the snapshot writer, which a scan
+// starts before its result exists, indexes nothing while a plan of any
+// engine on the corpus ranks (the corpus's gate, held here as a plan
+// holds it): it waits at the gate, and writes once the gate is free.
+func TestSnapshotWriteWaitsForRanking(t *testing.T) {
+	f := newFixture(t)
+	c := freshCorpus(Options{ProjectDir: f.project, UserDir: f.user, SnapshotDir: filepath.Join(t.TempDir(), "memrecall")})
+	defer c.Close()
+	c.ranking.enter()
+	if _, err := c.cat.Scan(context.Background()); err != nil {
+		c.ranking.leave()
+		t.Fatal(err)
+	}
+	waiting := false
+	for deadline := time.Now().Add(10 * time.Second); !waiting && time.Now().Before(deadline); {
+		waiting = writerAtGate()
+		if !waiting {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	st := c.cat.SnapshotStats()
+	c.ranking.leave()
+	if !waiting {
+		t.Fatal("the snapshot writer never waited at the corpus's gate")
+	}
+	if st.Written != 0 {
+		t.Errorf("written while a plan ranked: %+v", st)
+	}
+	if c.index.Len() != 0 {
+		t.Errorf("the writer indexed %d documents while a plan ranked", c.index.Len())
+	}
+	c.cat.WaitSnapshot()
+	if st := c.cat.SnapshotStats(); st.Written != 1 {
+		t.Errorf("after the gate: %+v, want one written", st)
+	}
+}
+
+// writerAtGate reports whether a goroutine waits at a rank gate from
+// indexExtra.EncodeSnapshot.
+func writerAtGate() bool {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "recall.(*rankGate).wait(") && strings.Contains(g, "recall.indexExtra.EncodeSnapshot(") {
+			return true
+		}
+	}
+	return false
 }
