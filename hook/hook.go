@@ -54,8 +54,6 @@ type Config struct {
 	// own instance lock, so no other hook starts a second daemon meanwhile.
 	// Start owns lock: it hands it on or closes it. Nil: never start one.
 	Start func(lock *os.File) error
-	// Now is the monotonic clock; nil is time.Now.
-	Now func() time.Time
 	// Version is the protocol version the hook claims; zero is
 	// wire.Version. Tests claim a newer one to replace a daemon.
 	Version int
@@ -70,16 +68,16 @@ type Config struct {
 // milliseconds until the daemon listens or the run's budget is spent. So
 // hooks of several sessions that all find no daemon start exactly one and
 // are all answered by it (decision 0720).
+//
+// Its one clock is the real one (time.Now): the deadline becomes the
+// socket's deadline and the event read's timer, which run on that clock,
+// so no other clock could time a run.
 func Run(cfg Config) error {
-	now := cfg.Now
-	if now == nil {
-		now = time.Now
-	}
 	budget := cfg.Budget
 	if budget <= 0 {
 		budget = Budget
 	}
-	deadline := now().Add(budget)
+	deadline := time.Now().Add(budget)
 
 	event, err := readEvent(cfg.Stdin, deadline)
 	if err != nil {
@@ -98,13 +96,13 @@ func Run(cfg Config) error {
 	}
 	// Encoding validates the event (json.RawMessage is compacted, so a
 	// malformed one fails here), once, before any dial or daemon start.
-	req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
+	req.BudgetMillis = int(time.Until(deadline) / time.Millisecond)
 	frame, err := wire.Encode(req)
 	if err != nil {
 		return fmt.Errorf("hook: event is not JSON: %w", err)
 	}
 	sock := filepath.Join(cfg.Dir, wire.SocketName)
-	resp, err := exchange(sock, deadline, now, func() ([]byte, error) { return frame, nil })
+	resp, err := exchange(sock, deadline, func() ([]byte, error) { return frame, nil })
 	if err == nil && !resp.Replaced {
 		return write(cfg.Stdout, resp)
 	}
@@ -113,7 +111,7 @@ func Run(cfg Config) error {
 	}
 	// No daemon, or an older one that has just released its socket and
 	// lock: start one (or wait for the one another hook is starting).
-	resp, err = awaitDaemon(cfg, sock, req, deadline, now)
+	resp, err = awaitDaemon(cfg, sock, req, deadline)
 	if err != nil {
 		return err
 	}
@@ -143,7 +141,7 @@ const dialRetry = 2 * time.Millisecond
 // knows another process holds it — a daemon that is starting, or one that
 // is closing — and keeps dialling; should the holder go away without
 // listening, the lock comes free and the next try starts a daemon.
-func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, now func() time.Time) (wire.Response, error) {
+func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time) (wire.Response, error) {
 	if cfg.Start != nil {
 		if err := wire.EnsureDir(cfg.Dir); err != nil {
 			return wire.Response{}, fmt.Errorf("hook: %w", err)
@@ -153,7 +151,7 @@ func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, 
 	defer lk.close()
 	started := false
 	// Bounded by the run's own budget: one dial per dialRetry at most.
-	budget := deadline.Sub(now())
+	budget := time.Until(deadline)
 	for tries := 0; tries <= int(budget/dialRetry)+1; tries++ {
 		if !started {
 			switch f, state := lk.try(); state {
@@ -183,14 +181,14 @@ func awaitDaemon(cfg Config, sock string, req wire.Request, deadline time.Time, 
 		}
 		// The request is encoded again only once a daemon listens, with
 		// the budget left then: a large event is not re-encoded per dial.
-		resp, err := exchange(sock, deadline, now, func() ([]byte, error) {
-			req.BudgetMillis = int(deadline.Sub(now()) / time.Millisecond)
+		resp, err := exchange(sock, deadline, func() ([]byte, error) {
+			req.BudgetMillis = int(time.Until(deadline) / time.Millisecond)
 			return wire.Encode(req)
 		})
 		if !errors.Is(err, ErrNoDaemon) {
 			return resp, err
 		}
-		left := deadline.Sub(now())
+		left := time.Until(deadline)
 		if left <= 0 {
 			return wire.Response{}, ErrTimeout
 		}
@@ -230,8 +228,8 @@ func readEvent(r io.Reader, deadline time.Time) ([]byte, error) {
 // exchange makes one dial and, if a daemon listens, one round trip of the
 // request frame, which encode makes once the dial has succeeded (a frame
 // already encoded is returned as is). No daemon listening is ErrNoDaemon.
-func exchange(sock string, deadline time.Time, now func() time.Time, encode func() ([]byte, error)) (wire.Response, error) {
-	if !now().Before(deadline) {
+func exchange(sock string, deadline time.Time, encode func() ([]byte, error)) (wire.Response, error) {
+	if !time.Now().Before(deadline) {
 		return wire.Response{}, ErrTimeout
 	}
 	c, err := dial(sock)
