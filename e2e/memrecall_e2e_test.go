@@ -28,7 +28,10 @@ type binary struct {
 	once sync.Once
 	path string
 	hook string
-	err  error
+	// built is the directory this test binary built them in ("" for
+	// MEMRECALL_E2E_BIN), removed by TestMain.
+	built string
+	err   error
 }
 
 // mrBin is the test binary's one build of memrecall. Tests only read it
@@ -53,6 +56,7 @@ func memrecallBin(t *testing.T) *binary {
 			mrBin.err = err
 			return
 		}
+		mrBin.built = dir
 		mrBin.path = filepath.Join(dir, "memrecall")
 		mrBin.hook = filepath.Join(dir, "memrecall-hook")
 		// The README's `CGO_ENABLED=0 go install ./cmd/memrecall
@@ -69,6 +73,18 @@ func memrecallBin(t *testing.T) *binary {
 		t.Fatalf("building memrecall: %v", mrBin.err)
 	}
 	return &mrBin
+}
+
+// TestMain removes the binaries memrecallBin built once every test has
+// run: each run of the suite otherwise leaves two binaries (12 MB) in the
+// temporary directory. A daemon still running from them (the tests stop
+// theirs) keeps its mapped file.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if mrBin.built != "" {
+		os.RemoveAll(mrBin.built)
+	}
+	os.Exit(code)
 }
 
 type buildError struct {
