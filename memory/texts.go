@@ -44,9 +44,11 @@ func (t *texts) keep(b []byte) string {
 		return string(b)
 	}
 	if len(b) > len(t.free) {
-		// Not cleared: every byte handed out is copied in first, and
-		// clearing a block the heap had reused would write it twice.
-		t.free = uninitBytes(textChunk)
+		// make, not uninitBytes: fresh from the kernel, a block is
+		// neither cleared nor touched before prefault maps it whole,
+		// where uninitBytes writes its first byte and takes a page fault
+		// per block first (decision 0615).
+		t.free = make([]byte, textChunk)
 		prefault(t.free)
 	}
 	n := copy(t.free, b)
