@@ -3,7 +3,6 @@ package score
 import (
 	"encoding/binary"
 	"math/bits"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -195,7 +194,7 @@ func scoreField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryToke
 	}
 	s = s[rest:]
 	if asciiCase(s) != notASCII {
-		scoreASCIIField(q, strings.ToLower(s), f, buf, masks)
+		scoreASCIIField(q, lowerASCII(s), f, buf, masks)
 		return
 	}
 	if scoreRawField(q, s, f, buf, masks) {

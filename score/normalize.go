@@ -20,7 +20,7 @@ func Normalize(text string) string {
 	case asciiLower:
 		return text
 	case asciiUpper:
-		return strings.ToLower(text)
+		return lowerASCII(text)
 	}
 	// Text in the common scripts, already NFKC (nearly all of it), is
 	// decided by one more scan; see normalizeFast.
@@ -56,12 +56,22 @@ const (
 	asciiUpper
 )
 
+// The eight-byte tests of asciiCase and lowerASCII: a word of eight
+// bytes is ASCII when x&asciiHigh is 0, and then (x+asciiFromA)
+// &^ (x+asciiPastZ) & asciiHigh has the high bit of each byte 'A'–'Z'
+// (no sum carries between bytes below 0x80).
+const (
+	asciiHigh  = 0x8080808080808080
+	asciiFromA = 0x3F3F3F3F3F3F3F3F // + this sets the high bit from 'A' up
+	asciiPastZ = 0x2525252525252525 // + this sets the high bit from 'Z'+1 up
+)
+
 // asciiCase classifies text eight bytes at a time.
 func asciiCase(text string) asciiKind {
 	const (
-		high  = 0x8080808080808080
-		fromA = 0x3F3F3F3F3F3F3F3F // + this sets the high bit from 'A' up
-		pastZ = 0x2525252525252525 // + this sets the high bit from 'Z'+1 up
+		high  = asciiHigh
+		fromA = asciiFromA
+		pastZ = asciiPastZ
 	)
 	var upper uint64
 	i := 0
@@ -86,4 +96,31 @@ func asciiCase(text string) asciiKind {
 		return asciiUpper
 	}
 	return asciiLower
+}
+
+// lowerASCII is strings.ToLower for ASCII text (asciiCase(text) is not
+// notASCII: its callers have just asked): the letters A–Z lowered eight
+// bytes at a time into the result, without ToLower's own pass over text
+// to find whether it is ASCII and has upper case, and its copy a byte at
+// a time. TestPropLowerASCII holds it to ToLower.
+func lowerASCII(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	var w [8]byte
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(text[i : i+8]))
+		// 0x80 >> 2 is 0x20, the bit that lowers 'A'–'Z'.
+		x |= ((x + asciiFromA) &^ (x + asciiPastZ) & asciiHigh) >> 2
+		binary.LittleEndian.PutUint64(w[:], x)
+		b.Write(w[:])
+	}
+	for ; i < len(text); i++ {
+		c := text[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -347,3 +347,17 @@ func TestLongMarkRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestPropLowerASCII: lowerASCII is strings.ToLower on every ASCII text,
+// whatever its length (the eight-byte steps and the tail), and at every
+// byte of the alphabet's edges ('@', 'A', 'Z', '[', '`', 'a', 'z', '{').
+func TestPropLowerASCII(t *testing.T) {
+	edges := rapid.SampledFrom([]byte("@AZ[`az{ \x00\x7f09_-"))
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOfN(rapid.OneOf(edges, rapid.ByteRange(0, 0x7F)), 0, 40).Draw(t, "text")
+		text := string(b)
+		if got, want := lowerASCII(text), strings.ToLower(text); got != want {
+			t.Fatalf("lowerASCII(%q) = %q, ToLower %q", text, got, want)
+		}
+	})
+}

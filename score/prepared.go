@@ -65,7 +65,7 @@ func normalizedTextASCII(d *memory.Document) (docText, bool) {
 		switch asciiCase(s) {
 		case asciiLower:
 		case asciiUpper:
-			t[i] = strings.ToLower(s)
+			t[i] = lowerASCII(s)
 		default:
 			t[i] = Normalize(s)
 			ascii = false
