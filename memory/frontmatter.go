@@ -93,20 +93,23 @@ func parse(data []byte, complete bool, scratch []byte) (Parsed, []byte, error) {
 // (after a prefix read, a rune or CRLF cut by the read limit is dropped
 // first); a leading byte-order mark is dropped and CRLF becomes LF, in
 // scratch, which is returned for the next call.
+//
+// checkText makes the three checks (decision 0226). It runs after the
+// cut: the bytes a cut drops are never NUL (a partial rune's bytes are 0x80
+// or more, and a CR), so looking for NUL after it finds what looking
+// before it did.
 func normalize(data []byte, complete bool, scratch []byte) ([]byte, []byte, error) {
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, scratch, ErrBinary
-	}
 	if !complete {
 		// The read limit may cut a rune or a CRLF in half.
 		data = trimPartialRune(data)
 		data = bytes.TrimSuffix(data, []byte("\r"))
 	}
-	if !utf8.Valid(data) {
-		return nil, scratch, ErrInvalidUTF8
+	cr, err := checkText(data)
+	if err != nil {
+		return nil, scratch, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	if bytes.IndexByte(data, '\r') >= 0 {
+	if cr {
 		scratch = appendLF(scratch[:0], data)
 		data = scratch
 	}
