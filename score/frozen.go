@@ -564,7 +564,6 @@ func (ix *Index) LoadFrozen(docs []*memory.Document, data []byte) error {
 // install makes the empty index hold docs with f as its base: document i
 // is slot i, of generation 0. The caller holds the lock.
 func (ix *Index) install(f *frozen, docs []*memory.Document) {
-	preps := make([]prepared, len(docs))
 	ents := make([]entry, len(docs))
 	ix.slots = make([]slot, len(docs))
 	if len(ix.entries) == 0 {
@@ -581,15 +580,15 @@ func (ix *Index) install(f *frozen, docs []*memory.Document) {
 			ix.stale += n
 			continue
 		}
-		p := &preps[i]
-		p.postings = n
+		ix.slots[i].postings = int32(n)
 		if m&frozenUsage != 0 {
 			// Rare (a usage-only note): the filter's text is rebuilt
 			// rather than stored.
 			text := normalizedText(d)
-			p.noiseText, p.usageOnly = text.usageOnly()
+			if noise, usageOnly := text.usageOnly(); usageOnly {
+				ix.slots[i].prep = &prepared{noiseText: noise}
+			}
 		}
-		ix.slots[i].prep = p
 		ents[i].slot = int32(i)
 		ix.entries[d] = &ents[i]
 	}
@@ -717,9 +716,9 @@ func (ix *Index) collectFrozen(docs []*memory.Document) ([]uint32, []frozenTerm)
 			continue // nil, or a repeat: left unindexed
 		}
 		ordOf[e.slot] = int32(i)
-		p := ix.slots[e.slot].prep
-		meta[i] = frozenIndexed | uint32(p.postings)
-		if p.usageOnly {
+		sl := &ix.slots[e.slot]
+		meta[i] = frozenIndexed | uint32(sl.postings)
+		if sl.prep != nil {
 			meta[i] |= frozenUsage
 		}
 	}

@@ -110,8 +110,11 @@ type entry struct {
 }
 
 type slot struct {
-	prep *prepared
+	prep *prepared // nil unless the document is usage-only
 	gen  uint32
+	// postings counts the postings the document version added, so that
+	// evicting it can account for them as stale.
+	postings int32
 }
 
 type posting struct {
@@ -261,8 +264,7 @@ func (ix *Index) rankLocked(q *Query, docs []*memory.Document) (kept []*memory.D
 				}
 			}
 		default:
-			p := ix.slots[s].prep
-			if p.usageOnly && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
+			if p := ix.slots[s].prep; p != nil && len(q.aliases) > 0 && mentionsTool(p.noiseText, q.aliases) {
 				continue
 			}
 			score, ev, fields, docNamed = ix.scores[s], ix.evidence[s], ix.fields[s], ix.named[s]
@@ -613,7 +615,7 @@ func (ix *Index) add(d *memory.Document) *entry {
 		ix.slots = append(ix.slots, slot{})
 	}
 	gen := ix.slots[s].gen
-	p := &prepared{}
+	postings := int32(0)
 	text := normalizedText(d)
 	text.forEachKey(nil, &ix.keyBuf, func(k string, f field) {
 		id, ok := ix.terms[k]
@@ -634,14 +636,15 @@ func (ix *Index) add(d *memory.Document) *entry {
 			return
 		}
 		ix.lists[id] = append(l, posting{slot: s, gen: gen, mask: f})
-		p.postings++
+		postings++
 	})
-	p.noiseText, p.usageOnly = text.usageOnly()
-	if !p.usageOnly {
-		p.noiseText = ""
+	var p *prepared
+	if noise, usageOnly := text.usageOnly(); usageOnly {
+		p = &prepared{noiseText: noise}
 	}
 	ix.slots[s].prep = p
-	ix.total += p.postings
+	ix.slots[s].postings = postings
+	ix.total += int(postings)
 	e := &entry{slot: s}
 	ix.entries[d] = e
 	return e
@@ -655,8 +658,8 @@ func (ix *Index) evictUnseen() {
 			continue
 		}
 		sl := &ix.slots[e.slot]
-		ix.stale += sl.prep.postings
-		sl.prep = nil
+		ix.stale += int(sl.postings)
+		sl.prep, sl.postings = nil, 0
 		sl.gen++
 		ix.free = append(ix.free, e.slot)
 		delete(ix.entries, d)

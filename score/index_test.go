@@ -21,9 +21,9 @@ func TestIndexCachesAndEvicts(t *testing.T) {
 	if got := ix.Len(); got != 2 {
 		t.Fatalf("Len after two documents = %d", got)
 	}
-	pa := ix.slots[ix.entries[a].slot].prep
+	ea := ix.entries[a]
 	ix.Rank(q, []*memory.Document{a, b})
-	if ix.slots[ix.entries[a].slot].prep != pa {
+	if ix.entries[a] != ea {
 		t.Error("an unchanged document was prepared again")
 	}
 

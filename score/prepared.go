@@ -7,15 +7,14 @@ import (
 	"github.com/memrecall/memrecall/memory"
 )
 
-// prepared is what the index keeps per document version besides its
-// postings. It is built once per *memory.Document and never changes.
+// prepared is what the index keeps, besides its postings and their count
+// (slot.postings), of a document version whose noise filter's
+// query-independent half holds (usage-only): its text, for the tool-name
+// check. Other documents, nearly all, have none (slot.prep is nil), so a
+// fresh engine's frozen install allocates and touches nothing per
+// document for it. It is built once per *memory.Document and never
+// changes.
 type prepared struct {
-	// postings counts the postings the document added, so that evicting it
-	// can account for them as stale.
-	postings int
-	// usageOnly caches the query-independent half of the noise filter;
-	// noiseText is kept only when it is true, for the tool-name check.
-	usageOnly bool
 	noiseText string
 }
 
