@@ -249,7 +249,7 @@ func headSum(c0, c1, c2 byte) uint { return uint(c0)*131 + uint(c1)*31 + uint(c2
 // headBits is the size of the heads filter. Three lower-case ASCII
 // letters give headBit about 4,000 values: with 256 bits, one word token
 // in 16 to 30 of a text passed the filter for an eight-word query and
-// paid for its keys (appendKeys, some 1,400 instructions) for nothing
+// paid for its keys (appendKeys, some 1,200 instructions) for nothing
 // (docs/decisions/0225-cold-rank-scorer.md).
 const headBits = 4096
 
