@@ -79,7 +79,10 @@ type SnapshotExtra interface {
 	EncodeSnapshot(docs []*Document) []byte
 	// LoadSnapshot receives the documents seeded from a snapshot, in the
 	// stored order, and the data EncodeSnapshot returned for them; data is
-	// a view of the loaded file that is never written again. It runs once,
+	// a view of the loaded file that is never written again. docs is the
+	// catalog's own slice, which may become its first scan's result: it
+	// reads it and neither keeps nor changes the slice (it may keep the
+	// documents themselves). It runs once,
 	// on a goroutine of its own while the first scan walks the tree, and
 	// returns before that scan's result exists, so before any scan result
 	// holds the documents. A returned error is counted in
@@ -248,8 +251,9 @@ func (ld *snapLoad) wait(c *Catalog) {
 // loadSnapshot reads the snapshot file and returns its entries as a cache
 // of their own (nil maps when there is none, or it is ignored); the
 // caller seeds the catalog's cache with them. sorted is the stored
-// documents in a new slice when they are in the order of a scan's result
-// (compareDocs), as the writer stores them; nil otherwise. It touches
+// documents (the slice the extra loader saw) when they are in the order
+// of a scan's result (compareDocs), as the writer stores them; nil
+// otherwise. It touches
 // nothing of the catalog but the snapshot's stats (under their lock), so
 // it can run while the scan walks the tree.
 func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
@@ -319,10 +323,11 @@ func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
 			ptrs = append(ptrs, &docs[i])
 		}
 	}
-	// A copy: the extra loader may keep ptrs, and a scan's result is
-	// handed out to callers.
+	// No copy: the extra loader neither keeps nor changes ptrs
+	// (SnapshotExtra), and a scan hands its callers copies of its result
+	// (Scan, Last, Current), never the catalog's slice.
 	if slices.IsSortedFunc(ptrs, compareDocs) {
-		sorted = slices.Clone(ptrs)
+		sorted = ptrs
 	}
 	extraErr := error(nil)
 	if s.extra != nil {
