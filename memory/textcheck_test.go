@@ -168,12 +168,13 @@ func TestCheckTextSequenceRuns(t *testing.T) {
 	}
 }
 
-// TestCheckTextWordPositions puts each byte value, and each pair of the
-// bytes the word test looks for, at every position of a run of ASCII
-// longer than two words, so that every lane of the word test and the
-// byte loop after it is tried.
+// TestCheckTextWordPositions puts each byte value, and each pair of a few
+// bytes (NUL, CR, non-ASCII, near misses), at every position of a run of
+// ASCII long enough for the 32-byte step, so that every lane of every word
+// test is tried.
 func TestCheckTextWordPositions(t *testing.T) {
-	const base = "abcdefghijklmnopqrstuvwx"
+	// 72 bytes: the first word, then two 32-byte steps.
+	const base = "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"
 	for pos := range len(base) {
 		for c := range 256 {
 			p := []byte(base)
