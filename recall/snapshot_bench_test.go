@@ -191,7 +191,9 @@ func residentBytes(b *testing.B) float64 {
 // BenchmarkColdSnapshotQueue is what a snapshot costs a cold query on the
 // query's path: in each iteration a cold engine (new catalog, new index)
 // with an empty SnapshotDir, Query → deterministic result, and the same
-// without a SnapshotDir, in turn. The first scan of the one with a
+// without a SnapshotDir, in turn (each side first in every other
+// iteration, so that neither always inherits the other's garbage and
+// background work). The first scan of the one with a
 // directory queues the snapshot's write before its result exists
 // (decision 0805); the write itself runs after, on the writer's
 // goroutine, and is not timed (each engine is shut down, its write on
@@ -226,14 +228,22 @@ func BenchmarkColdSnapshotQueue(b *testing.B) {
 				}
 				return t1.Sub(t0), c1 - c0, tr.Scan
 			}
+			first := true // the sides take turns at running first
 			for b.Loop() {
 				dir, err := os.MkdirTemp("", "recall-bench-snap-")
 				if err != nil {
 					b.Fatal(err)
 				}
 				snapDirs = append(snapDirs, dir)
-				w, wc, ws := side(dir)
-				o, oc, os_ := side("")
+				var w, wc, ws, o, oc, os_ time.Duration
+				if first {
+					w, wc, ws = side(dir)
+					o, oc, os_ = side("")
+				} else {
+					o, oc, os_ = side("")
+					w, wc, ws = side(dir)
+				}
+				first = !first
 				with, withCPU, withScan = with+w, withCPU+wc, withScan+ws
 				without, withoutCPU, withoutScan = without+o, withoutCPU+oc, withoutScan+os_
 			}
