@@ -29,7 +29,8 @@ func checkText(p []byte) (cr bool, err error) {
 }
 
 // validUTF8 is utf8.Valid, faster on the text topic files hold: it reads a
-// word of eight bytes at a time and takes, from that word, a stretch of
+// word of eight bytes at a time and, by the class of its first byte (ASCII,
+// a three- or four-byte lead, other), takes from that word a stretch of
 // ASCII up to its first other byte, two three-byte sequences (CJK, kana,
 // Hangul) or one, four two-byte sequences (Latin-1, Cyrillic) or one, each
 // in one step with a few mask tests; anything else, and the last seven bytes, by
@@ -46,7 +47,13 @@ func validUTF8(p []byte) bool {
 	i, n := 0, len(p)
 	for i+8 <= n {
 		v := binary.LittleEndian.Uint64(p[i : i+8])
-		if v&highs == 0 {
+		switch c := byte(v); {
+		case c < utf8.RuneSelf:
+			if v&highs != 0 {
+				// ASCII up to the word's first other byte.
+				i += bits.TrailingZeros64(v&highs) >> 3
+				continue
+			}
 			// A run of ASCII, 32 bytes a step as utf8.Valid reads it.
 			// (len(q) > 32, not >= 32, and a capacity equal to the
 			// length spare q = q[32:] the fix-up for an empty result.)
@@ -57,36 +64,34 @@ func validUTF8(p []byte) bool {
 			}
 			i = n - len(q)
 			continue
-		}
-		if v&0xC0C0F0C0C0F0 == 0x8080E08080E0 {
-			if k1, k2 := v&0x200F, v>>24&0x200F; k1 != 0 && k1 != 0x200D && k2 != 0 && k2 != 0x200D {
-				i += 6
+		case c >= 0xE0:
+			if v&0xC0C0F0C0C0F0 == 0x8080E08080E0 {
+				if k1, k2 := v&0x200F, v>>24&0x200F; k1 != 0 && k1 != 0x200D && k2 != 0 && k2 != 0x200D {
+					i += 6
+					continue
+				}
+			}
+			if v&0xC0C0F0 == 0x8080E0 {
+				if k := v & 0x200F; k != 0 && k != 0x200D {
+					i += 3
+					continue
+				}
+			}
+		default:
+			if v&0xC0E0C0E0C0E0C0E0 == 0x80C080C080C080C0 {
+				// Four two-byte sequences; valid if no lead is C0 or C1,
+				// that is if each 16-bit lane of v&0x001E… is nonzero
+				// (adding 0x7FFF to a lane of at most 0x1E sets its top
+				// bit exactly when the lane is nonzero, with no carry out).
+				if (v&0x001E001E001E001E+0x7FFF7FFF7FFF7FFF)&0x8000800080008000 == 0x8000800080008000 {
+					i += 8
+					continue
+				}
+			}
+			if v&0xC0E0 == 0x80C0 && c >= 0xC2 {
+				i += 2
 				continue
 			}
-		}
-		if v&0xC0E0C0E0C0E0C0E0 == 0x80C080C080C080C0 {
-			// Four two-byte sequences; valid if no lead is C0 or C1,
-			// that is if each 16-bit lane of v&0x001E… is nonzero
-			// (adding 0x7FFF to a lane of at most 0x1E sets its top
-			// bit exactly when the lane is nonzero, with no carry out).
-			if (v&0x001E001E001E001E+0x7FFF7FFF7FFF7FFF)&0x8000800080008000 == 0x8000800080008000 {
-				i += 8
-				continue
-			}
-		}
-		if v&0x80 == 0 {
-			// ASCII up to the word's first other byte.
-			i += bits.TrailingZeros64(v&highs) >> 3
-			continue
-		}
-		if v&0xC0F0 == 0x80E0 {
-			if k := v & 0x200F; k != 0 && k != 0x200D && v&0xC00000 == 0x800000 {
-				i += 3
-				continue
-			}
-		} else if v&0xC0E0 == 0x80C0 && byte(v) >= 0xC2 {
-			i += 2
-			continue
 		}
 		_, size := utf8.DecodeRune(p[i:])
 		if size == 1 {
