@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 func TestClassify(t *testing.T) {
@@ -357,17 +358,8 @@ func settled(count func() int, want int) int {
 // instead would blame the watch for any other test's goroutine still
 // running, and miss one of the watch's that such a goroutine's end hid.
 func watchGoroutines() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range testenv.Goroutines() {
 		_, created, ok := strings.Cut(g, "\ncreated by ")
 		if !ok {
 			continue

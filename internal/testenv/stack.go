@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// MutexWaiter reports whether some goroutine is blocked on a sync.Mutex
-// with frame, a function as a stack trace names it (for instance
-// "daemon.(*Server).Status("), on its stack: what a test polls for to
-// know that a call has come to wait for a lock the test holds.
-func MutexWaiter(frame string) bool {
+// Goroutines returns every goroutine's stack trace, one element each, as
+// runtime.Stack prints them: the header line ("goroutine N [state]:"),
+// the frames, and the "created by" lines. The buffer grows until the
+// whole dump fits; runtime.Stack silently cuts a dump that does not.
+func Goroutines() []string {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -19,11 +19,41 @@ func MutexWaiter(frame string) bool {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	for g := range strings.SplitSeq(string(buf), "\n\n") {
+	return strings.Split(string(buf), "\n\n")
+}
+
+// GoroutineWith reports whether some goroutine's stack names every one
+// of frames (functions as a stack trace names them, for instance
+// "recall.(*rankGate).wait("): what a test polls for to know that a
+// goroutine it cannot reach has come to a given wait.
+func GoroutineWith(frames ...string) bool {
+	for _, g := range Goroutines() {
+		if containsAll(g, frames) {
+			return true
+		}
+	}
+	return false
+}
+
+// MutexWaiter reports whether some goroutine is blocked on a sync.Mutex
+// with frame, a function as a stack trace names it (for instance
+// "daemon.(*Server).Status("), on its stack: what a test polls for to
+// know that a call has come to wait for a lock the test holds.
+func MutexWaiter(frame string) bool {
+	for _, g := range Goroutines() {
 		header, _, _ := strings.Cut(g, "\n")
 		if strings.Contains(header, "sync.Mutex.Lock") && strings.Contains(g, frame) {
 			return true
 		}
 	}
 	return false
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
 }
