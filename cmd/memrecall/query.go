@@ -7,11 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/memrecall/memrecall/internal/gcpolicy"
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/model"
 	"github.com/memrecall/memrecall/recall"
@@ -37,27 +37,12 @@ const shownRanked = 20
 // request after the initial wait and gets one tool result back once the
 // selector has answered.
 func runQuery(args []string, stdout, stderr io.Writer) int {
-	defer oneShotGC()()
+	// One query, then exit: the one-shot collector setting, shared with
+	// the benchmark child that stands for this process (package
+	// gcpolicy; decisions 0801 and 0834). Restored on return, for tests
+	// that run the command in process.
+	defer gcpolicy.OneShot()()
 	return runQueryFrom(args, os.Stdin, stdout, stderr)
-}
-
-// oneShotGCPercent is the GOGC of a memrecall query process that was not
-// given one.
-const oneShotGCPercent = 400
-
-// oneShotGC sets the collector's percentage to oneShotGCPercent unless
-// the environment sets GOGC, and returns the function that restores the
-// old one (for callers in the same process: tests). One query, then
-// exit: the heap is mostly the tree's text, live until the end, so a
-// collection frees little and costs a mark phase; at five times the live
-// heap instead of twice, a 1,000-topic query runs no collection
-// (docs/decisions/0801-start-up-cost.md).
-func oneShotGC() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	old := debug.SetGCPercent(oneShotGCPercent)
-	return func() { debug.SetGCPercent(old) }
 }
 
 // maxStdinQuery bounds a query read from standard input.
