@@ -898,3 +898,75 @@ func TestCountWatchRefused(t *testing.T) {
 		}
 	}
 }
+
+// stuckSelector answers only once released, whatever its context says:
+// an engine's Shutdown waits for it, as it waits for the corpus's
+// snapshot write under way (seconds on a 10,000-topic tree).
+type stuckSelector struct{ called, release chan struct{} }
+
+func (g stuckSelector) Select(context.Context, model.Request) ([]string, error) {
+	g.called <- struct{}{}
+	<-g.release
+	return nil, nil
+}
+
+// TestSessionEndDoesNotWaitForShutdown: a SessionEnd is answered once its
+// session is out of the server, not after its engine has shut down, which
+// waits for the engine's selector calls and for the corpus's snapshot
+// write (5-8 s after a first query of 10,000 topics at load 12): the
+// agent waits for its SessionEnd hook when it exits. shutdownSessions
+// still waits for the engine.
+func TestSessionEndDoesNotWaitForShutdown(t *testing.T) {
+	opts := claudeOpts(t, copyTree(t))
+	called, release := make(chan struct{}, 1), make(chan struct{})
+	opts.Selector = stuckSelector{called, release}
+	s := newServer(opts)
+	s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy")))
+	<-called // the plan's selector call has begun
+	s.mu.Lock()
+	se := s.sessions[sessionKey{agent.Qwen, "a"}]
+	s.mu.Unlock()
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		s.Handle(event("qwen", "a", "SessionEnd", `,"reason":"exit"`))
+	}()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		close(release)
+		<-ended
+		s.shutdownSessions()
+		t.Fatal("the SessionEnd answer waited for the engine's shutdown")
+	}
+	if n := len(s.Status().Sessions); n != 0 {
+		t.Errorf("%d sessions after SessionEnd, want none", n)
+	}
+	// shutdownSessions waits for the ended session's engine, which waits
+	// for its selector call.
+	shut := make(chan struct{})
+	go func() {
+		defer close(shut)
+		s.shutdownSessions()
+	}()
+	for i := 0; !testenv.GoroutineWith("daemon.(*Server).shutdownSessions(", "sync.(*WaitGroup).Wait("); i++ {
+		if i == 10000 {
+			close(release)
+			<-shut
+			t.Fatal("shutdownSessions did not wait for the ended session's engine in 10 s")
+		}
+		select {
+		case <-shut:
+			close(release)
+			t.Fatal("shutdownSessions returned before the ended session's engine shut down")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	close(release)
+	<-shut
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if !se.ended {
+		t.Error("the ended session is not ended")
+	}
+}
