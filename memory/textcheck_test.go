@@ -173,8 +173,9 @@ func TestCheckTextSequenceRuns(t *testing.T) {
 // ASCII long enough for the 32-byte step, so that every lane of every word
 // test is tried.
 func TestCheckTextWordPositions(t *testing.T) {
-	// 72 bytes: the first word, then two 32-byte steps.
-	const base = "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"
+	// 80 bytes: the first word, two 32-byte steps (the step runs while
+	// more than 32 bytes follow, so 72 bytes took one), the last word.
+	const base = "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
 	for pos := range len(base) {
 		for c := range 256 {
 			p := []byte(base)
