@@ -606,14 +606,22 @@ func (s *Server) event(ctx context.Context, req wire.Request) ([]byte, eventReco
 		rec.outcome = "session_end"
 		return nil, rec
 	}
-	se, err := s.session(ev, req.Env, cfg)
-	if err != nil {
-		rec.outcome = "no_roots"
-		return nil, rec
+	// A session the sweep or a SessionEnd ends between the look-up and
+	// handle is gone for this event as for the next: it runs on a new
+	// session, as it would have a moment later, rather than on none. Once
+	// more at most; a session ended again in that moment answers nothing.
+	for try := 0; ; try++ {
+		se, err := s.session(ev, req.Env, cfg)
+		if err != nil {
+			rec.outcome = "no_roots"
+			return nil, rec
+		}
+		out, docs, ok := se.handle(ctx, ev)
+		if ok || try == 1 {
+			rec.outcome, rec.docs = "ok", docs
+			return out, rec
+		}
 	}
-	out, docs := se.handle(ctx, ev)
-	rec.outcome, rec.docs = "ok", docs
-	return out, rec
 }
 
 // endSession takes k's session out of the server and shuts it down in

@@ -970,3 +970,54 @@ func TestSessionEndDoesNotWaitForShutdown(t *testing.T) {
 		t.Error("the ended session is not ended")
 	}
 }
+
+// TestEventOnSessionEndedMeanwhile: an event that found its session in
+// the server just before the sweep (or a SessionEnd) took it out, and so
+// comes to the session's lock only after the session has ended, runs on
+// a new session of the same key, as the same event a moment later would;
+// it does not answer nothing.
+func TestEventOnSessionEndedMeanwhile(t *testing.T) {
+	s := newServer(claudeOpts(t, copyTree(t)))
+	defer s.shutdownSessions()
+	const q = "deploy checklist for billing-api"
+	want := contextOf(t, s.Handle(event("claude", "other", "UserPromptSubmit", prompt(q))).Output)
+	if want == "" {
+		t.Fatal("the query recalls nothing: the test would prove nothing")
+	}
+	s.Handle(event("claude", "s", "SessionStart", `,"source":"startup"`))
+	k := sessionKey{agent.Claude, "s"}
+	s.mu.Lock()
+	se := s.sessions[k]
+	s.mu.Unlock()
+	se.mu.Lock()
+	answer := make(chan wire.Response, 1)
+	go func() { answer <- s.Handle(event("claude", "s", "UserPromptSubmit", prompt(q))) }()
+	for i := 0; !testenv.MutexWaiter("daemon.(*session).handle("); i++ {
+		if i == 10000 {
+			se.mu.Unlock()
+			t.Fatal("the event did not come to wait for the session in 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// What the sweep does to an idle session: out of the map, then ended
+	// under the session's lock.
+	s.mu.Lock()
+	delete(s.sessions, k)
+	s.mu.Unlock()
+	se.ended = true
+	se.mu.Unlock()
+	got := contextOf(t, (<-answer).Output)
+	se.shutdown()
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("the event's answer (-want +got):\n%s", d)
+	}
+	var ids []string
+	for _, l := range s.Status().Sessions {
+		ids = append(ids, l.ID)
+	}
+	wantIDs := []string{hash("claude", "other"), hash("claude", "s")}
+	slices.Sort(wantIDs)
+	if d := cmp.Diff(wantIDs, ids); d != "" {
+		t.Errorf("sessions (-want +got):\n%s", d)
+	}
+}

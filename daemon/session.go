@@ -66,8 +66,8 @@ func newSession(k sessionKey, co *corpus, eng *recall.Engine, now func() time.Ti
 // the running event holds mu until it ends, and it set last when it began,
 // so the session is not idle in the moment between the two. An event that
 // found the session in the server's map just before the sweep ended it
-// finds it ended (handle checks ended under mu) and answers nothing, as if
-// it had come after the end.
+// finds it ended (handle checks ended under mu) and runs on a new session
+// instead, as it would had it come after the end (Server.event).
 func (se *session) idleFor(now time.Time) (time.Duration, bool) {
 	if !se.mu.TryLock() {
 		return 0, false
@@ -77,12 +77,13 @@ func (se *session) idleFor(now time.Time) (time.Duration, bool) {
 }
 
 // handle runs one event of the session; ctx bounds the initial wait. It
-// returns what the hook prints and how many documents that delivers.
-func (se *session) handle(ctx context.Context, ev agent.Event) ([]byte, int) {
+// returns what the hook prints and how many documents that delivers, and
+// false, with nothing run, if the session has ended.
+func (se *session) handle(ctx context.Context, ev agent.Event) ([]byte, int, bool) {
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	if se.ended {
-		return nil, 0
+		return nil, 0, false
 	}
 	se.events++
 	se.last = se.now()
@@ -109,7 +110,7 @@ func (se *session) handle(ctx context.Context, ev agent.Event) ([]byte, int) {
 		se.plan = nil
 	}
 	se.injected += len(inj.Docs)
-	return agent.Answer(ev, inj.Text), len(inj.Docs)
+	return agent.Answer(ev, inj.Text), len(inj.Docs), true
 }
 
 // firstReserve is what the daemon keeps of a hook's budget, after
