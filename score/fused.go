@@ -249,7 +249,13 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 		// without rawClass's call.
 		class, size := rawASCII[s[i]&0x7F], 1
 		if s[i] >= utf8.RuneSelf {
-			class, size = rawClass(s, i)
+			// A CJK code point (the runs of Chinese, Japanese and mixed
+			// text) without the call: rawClass would file it so.
+			if i+2 < len(s) && isRawCJK3(s[i], s[i+1], s[i+2]) {
+				class, size = classCJK, 3
+			} else {
+				class, size = rawClass(s, i)
+			}
 		}
 		switch class {
 		case classSep:
@@ -308,11 +314,13 @@ func rawWordEnd(s string, i int) (end, n int, folds, ok bool) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			j := wordRunEnd(s, i)
-			if j == i {
-				return i, n, fl&raw2Folds != 0, rawASCII[c] != classUnsure
-			}
 			n += j - i
-			i = j
+			if j < len(s) && s[j] < utf8.RuneSelf {
+				// wordRunEnd stopped at an ASCII byte that is not a
+				// word byte: the run ends there.
+				return j, n, fl&raw2Folds != 0, rawASCII[s[j]] != classUnsure
+			}
+			i = j // the end, or a byte of a multi-byte code point
 			continue
 		}
 		// The two-byte letters (Cyrillic, Latin-1) by one look-up.
@@ -342,45 +350,95 @@ func rawWordEnd(s string, i int) (end, n int, folds, ok bool) {
 
 // scanRawCJK scores the bigrams of the CJK run of raw text s whose first
 // code point is s[start:start+size] (see emitBigrams) and returns the
-// run's end; ok is false if it meets a code point rawClass is unsure of.
+// run's end, where scanRaw's loop goes on (ok is always true: the loop
+// classes the code point at the end, and stops there if it is unsure of
+// it). Every code point rawClass files as CJK has three bytes and is one
+// isRawCJK3 accepts (TestRawClassCJKIsThreeBytes), so size is 3.
+//
+// The code points are walked by cjkRunTo, a loop without calls, which
+// stops only where a bigram may be a query key (the query's pair filter,
+// cjkPairs) or the run ends. A run that ends at CJK punctuation (、。，)
+// followed by another CJK code point goes on in the same loop, as a new
+// run: no bigram spans the punctuation, as none does when scanRaw takes
+// the separator and starts the next run.
 func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
-	// A bigram's head (headBit) is its first code point's three bytes
-	// (every code point rawClass files as CJK has three), which the loop
-	// keeps from the step before instead of reading them again.
-	p, i := start, start+size // p starts the previous code point
-	_ = s[p+2]
-	b, b1, b2 := s[p], s[p+1], s[p+2]
-	for i < len(s) {
-		var c, c1, c2 byte // (zero past the end: not CJK)
-		if i+2 < len(s) {
-			c, c1, c2 = s[i], s[i+1], s[i+2]
+	_ = s[start+2]
+	prev := cjkIndex(s[start], s[start+1], s[start+2])
+	i := start + size
+	for {
+		var hit bool
+		i, prev, hit = cjkRunTo(&q.cjkPairs, s, i, prev)
+		if hit {
+			// The bigram of the code points at i−3 and i.
+			q.apply(masks, s[i-3:i+3], f)
+			i += 3
+			continue
 		}
-		// Kana, ideographs and Hangul syllables alike by one bit of
-		// cjkRaw: a run that mixes them (Japanese) takes one path.
-		if isRawCJK3(c, c1, c2) {
-			size = 3
-		} else {
-			var class runeClass
-			class, size = rawClass(s, i)
-			if class != classCJK {
-				return i, class != classUnsure
-			}
+		if i+5 < len(s) && isRawPunct3(s[i], s[i+1], s[i+2]) && isRawCJK3(s[i+3], s[i+4], s[i+5]) {
+			prev = cjkIndex(s[i+3], s[i+4], s[i+5])
+			i += 6
+			continue
 		}
-		if q.hasHead(headSum(b, b1, b2) % headBits) {
-			q.apply(masks, s[p:i+size], f)
-		}
-		p, i = i, i+size
-		b, b1, b2 = c, c1, c2
+		// Not CJK, or the end: scanRaw's loop classes what is at i, and
+		// returns false there if it is unsure of it.
+		return i, true
 	}
-	return i, true
 }
 
-// cjkRawFrom and cjkRaw: cjkRaw has a bit for each code point from
-// cjkRawFrom up to U+D7FF that rawClass files as CJK: hiragana
-// U+3041–U+3096 and ゝゞ, katakana U+30A0–U+30FE, CJK ideographs and
-// extension A, Hangul syllables (TestRawCJKBits checks it against
-// fastRune and classify).
-const cjkRawFrom = 0x3000
+// cjkRunTo walks the CJK code points of s from i, where prev is the
+// index (cjkIndex) of the code point before i, a CJK one. It stops at the
+// first code point that is not CJK (isRawCJK3), or at the end, with hit
+// false and last the index of the run's last code point; or at a CJK
+// code point whose bigram with the one before it is in the query's pair
+// filter, with hit true and last that code point's index. It makes no
+// call, so its state stays in registers: with the calls of the rare
+// cases in the loop, the compiler kept it on the stack.
+func cjkRunTo(pairs *[cjkPairBits / 64]uint64, s string, i int, prev uint) (end int, last uint, hit bool) {
+	// Four bytes a step, in one load: the code point's three and the
+	// next one's first, which the step ignores.
+	for ; i >= 0 && i+4 <= len(s); i += 3 {
+		w := s[i : i+4]
+		x := uint(w[0]) | uint(w[1])<<8 | uint(w[2])<<16 | uint(w[3])<<24
+		k := x&0x0F<<12 | x>>2&0xFC0 | x>>16&0x3F // cjkIndex
+		if x&0xC0C0F0 != 0x8080E0 || !cjkBit(k) {
+			return i, prev, false
+		}
+		if h := cjkPair(prev, k); pairs[h/64]&(1<<(h%64)) != 0 {
+			return i, k, true
+		}
+		prev = k
+	}
+	// The last code point of s, without a fourth byte.
+	if i >= 0 && i+3 == len(s) && isRawCJK3(s[i], s[i+1], s[i+2]) {
+		k := cjkIndex(s[i], s[i+1], s[i+2])
+		if h := cjkPair(prev, k); pairs[h/64]&(1<<(h%64)) != 0 {
+			return i, k, true
+		}
+		return i + 3, k, false
+	}
+	return i, prev, false
+}
+
+// cjkIndex is the code point of a three-byte sequence c c1 c2 (valid or
+// not: the bits its lead and continuation bytes carry).
+func cjkIndex(c, c1, c2 byte) uint {
+	return uint(c&0x0F)<<12 | uint(c1&0x3F)<<6 | uint(c2&0x3F)
+}
+
+// cjkPairBits is the size of the query's filter of CJK bigram keys
+// (Query.cjkPairs), and cjkPair places a bigram in it by its two code
+// points (cjkIndex).
+const cjkPairBits = 4096
+
+func cjkPair(a, b uint) uint { return (a<<5 ^ b) % cjkPairBits }
+
+// cjkRaw has a bit for each code point of the Basic Multilingual Plane
+// that rawClass files as CJK: hiragana U+3041–U+3096 and ゝゞ, katakana
+// U+30A0–U+30FE, CJK ideographs and extension A, Hangul syllables
+// (TestRawCJKBits checks it against fastRune and classify). It covers the
+// whole plane, every value cjkIndex gives (8 KiB; the words below U+3000
+// and above U+D7A3 are zero and never touched), so a look-up needs no
+// range test.
 
 // cjkRawRanges are the inclusive code point ranges cjkRaw holds.
 var cjkRawRanges = [...][2]rune{{0x3041, 0x3096}, {0x309D, 0x309E}, {0x30A0, 0x30FE},
@@ -389,9 +447,9 @@ var cjkRawRanges = [...][2]rune{{0x3041, 0x3096}, {0x309D, 0x309E}, {0x30A0, 0x3
 // The table is filled a 64-bit word at a time: it is built in every
 // process's start-up, and a bit at a time it took 1.0 M of the 2.2 M
 // instructions `memrecall -h` runs (docs/decisions/0810-fresh-process-start.md).
-var cjkRaw = func() (t [(0xD800 - cjkRawFrom) / 64]uint64) {
+var cjkRaw = func() (t [0x10000 / 64]uint64) {
 	for _, r := range cjkRawRanges {
-		lo, hi := r[0]-cjkRawFrom, r[1]-cjkRawFrom // both bits set
+		lo, hi := r[0], r[1] // both bits set
 		for w := lo / 64; w <= hi/64; w++ {
 			m := ^uint64(0)
 			if w == lo/64 {
@@ -409,9 +467,11 @@ var cjkRaw = func() (t [(0xD800 - cjkRawFrom) / 64]uint64) {
 // isRawCJK3 reports whether c c1 c2 is a three-byte code point that
 // rawClass files as CJK.
 func isRawCJK3(c, c1, c2 byte) bool {
-	k := uint(c&0x0F)<<12 | uint(c1&0x3F)<<6 | uint(c2&0x3F) - cjkRawFrom
-	return c&0xF0 == 0xE0 && (c1&0xC0|c2>>2&0x30) == 0xA0 && k < uint(len(cjkRaw))*64 && cjkRaw[k/64]&(1<<(k%64)) != 0
+	return c&0xF0 == 0xE0 && (c1&0xC0|c2>>2&0x30) == 0xA0 && cjkBit(cjkIndex(c, c1, c2))
 }
+
+// cjkBit reports whether cjkRaw has the bit of code point k (< 0x10000).
+func cjkBit(k uint) bool { return cjkRaw[k>>6&uint(len(cjkRaw)-1)]&(1<<(k&63)) != 0 }
 
 // scanRawThai scores the cluster n-grams of the Thai run of raw text s
 // that starts at start (see clusterGramSpans and nextCluster) and returns

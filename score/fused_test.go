@@ -411,6 +411,9 @@ func probeQuery(toks []string) Query {
 	for i := range q.heads {
 		q.heads[i] = ^uint64(0)
 	}
+	for i := range q.cjkPairs {
+		q.cjkPairs[i] = ^uint64(0)
+	}
 	for i, tok := range toks {
 		r := q.lookup[tok]
 		r.exact |= 1 << i
@@ -436,6 +439,39 @@ func pieces(text, c string) []string {
 	return out
 }
 
+// TestRawClassCJKIsThreeBytes: every code point rawClass files as CJK
+// has three bytes that isRawCJK3 accepts, which scanRawCJK relies on (a
+// bigram of two of them is six bytes, the code point before one starts
+// three bytes back).
+func TestRawClassCJKIsThreeBytes(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		s := string(r)
+		if class, size := rawClass(s, 0); class == classCJK && (size != 3 || !isRawCJK3(s[0], s[1], s[2])) {
+			t.Fatalf("rawClass(%U) = CJK, %d bytes, isRawCJK3 false", r, size)
+		}
+	}
+}
+
+// TestCJKPairsHoldKeys: NewQuery's pair filter has the bit of every key
+// of two CJK code points, whatever the query's text.
+func TestCJKPairsHoldKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		q := NewQuery(scriptTextGen(8).Draw(t, "query"), nil)
+		for k := range q.lookup {
+			if len(k) != 6 || !isRawCJK3(k[0], k[1], k[2]) || !isRawCJK3(k[3], k[4], k[5]) {
+				continue
+			}
+			h := cjkPair(cjkIndex(k[0], k[1], k[2]), cjkIndex(k[3], k[4], k[5]))
+			if q.cjkPairs[h/64]&(1<<(h%64)) == 0 {
+				t.Fatalf("query %q: key %q is not in the pair filter", q.tokens, k)
+			}
+		}
+	})
+}
+
 // TestRawCJKBits: isRawCJK3 is rawClass's CJK verdict on every sequence
 // of three bytes that starts E0–EF.
 // TestCJKRawTable: cjkRaw, filled a word at a time, holds exactly the
@@ -444,7 +480,7 @@ func TestCJKRawTable(t *testing.T) {
 	var want [len(cjkRaw)]uint64
 	for _, r := range cjkRawRanges {
 		for c := r[0]; c <= r[1]; c++ {
-			want[(c-cjkRawFrom)/64] |= 1 << ((c - cjkRawFrom) % 64)
+			want[c/64] |= 1 << (c % 64)
 		}
 	}
 	if diff := cmp.Diff(want, cjkRaw); diff != "" {

@@ -58,6 +58,12 @@ type Query struct {
 	// is a head a third of a Thai text's n-grams would share. The raw
 	// pass asks this filter instead (thaiHeadMayMatch).
 	thaiHeads [4]uint64
+	// cjkPairs has a bit for each key of two CJK code points (those
+	// isRawCJK3 accepts), placed by both (cjkPair): a CJK bigram of a
+	// field is its own only key, and the raw pass (scanRawCJK) asks this
+	// filter for every bigram. A head filter passed every bigram that
+	// starts with a particle such as の when a query key does.
+	cjkPairs [cjkPairBits / 64]uint64
 	// vocabulary has bit i set when token i names a kind of memory (a
 	// type's vocabulary word, as typed); it counts in the evidence only
 	// when some document matches it (see weigh), and is never a name.
@@ -151,6 +157,10 @@ func NewQuery(text string, recentTools []string) Query {
 		if len(k) >= 6 && isThai3(k[0], k[1], k[2]) && isThai3(k[3], k[4], k[5]) {
 			h := thaiHead(k[1], k[2], k[4], k[5])
 			q.thaiHeads[h/64] |= 1 << (h % 64)
+		}
+		if len(k) == 6 && isRawCJK3(k[0], k[1], k[2]) && isRawCJK3(k[3], k[4], k[5]) {
+			h := cjkPair(cjkIndex(k[0], k[1], k[2]), cjkIndex(k[3], k[4], k[5]))
+			q.cjkPairs[h/64] |= 1 << (h % 64)
 		}
 		if len(k) >= minWordRunes {
 			q.shortKey = min(q.shortKey, len(k), 63)
