@@ -331,9 +331,10 @@ func asciiKeyElsewhere(f string) bool {
 // third and fourth bytes may have a key that turns the "ie" into a "y"
 // there ("tries", "try"), whose head is not the token's. lightStem's
 // -ies, -ied and -ie rules keep three bytes before the "y" today, so no
-// such key is made (TestIEKeyElsewhere checks its rows' keys): the rule
-// only lets a few tokens past the head test that a stemmer that shortened
-// further would need.
+// such key is made (TestPropKeysKeepHead checks generated tokens' keys,
+// and fails for a stemmer that would need the rule): the rule only lets a
+// few tokens past the head test ("client", 0.13 % of the committed
+// corpora's ASCII tokens) that such a stemmer would need.
 func ieKeyElsewhere(f string) bool { return len(f) >= 5 && f[2] == 'i' && f[3] == 'e' }
 
 // headMayMatch reports whether t (3+ bytes) has a query token's head
