@@ -93,9 +93,20 @@ type Index struct {
 	// token; starts[t] is where token t's begin.
 	hits   []hit
 	starts []int
+	looks  []keyLook
 	df     []int
 	idfBuf []int32
 	evBuf  []int64
+}
+
+// keyLook is one key of a query token, looked up: its live posting list
+// (lists[id], when live) and its frozen postings (base).
+type keyLook struct {
+	tok  int32
+	fold bool // an alternative or transliterated key: masks are folded
+	live bool
+	id   int32
+	base []byte
 }
 
 // hit is one indexed document's match of one query token.
@@ -240,7 +251,14 @@ func (ix *Index) rankLocked(q *Query, docs []*memory.Document) (kept []*memory.D
 
 	nt := len(q.tokens)
 	kept = make([]*memory.Document, 0, len(docs))
+	// Every scored document may take a key: one array of that bound, not
+	// one grown by append, whose abandoned arrays held as much again as
+	// the last and were each faulted in by a fresh process (decision
+	// 0835). Only the part written is touched.
 	keys := ix.keys[:0]
+	if cap(keys) < len(docs) {
+		keys = make([]rankKey, 0, len(docs))
+	}
 	var best int64
 	named := false
 	for i, d := range docs {
@@ -364,7 +382,33 @@ func (ix *Index) weighSlots(q *Query) weighing {
 			ix.mult[s]++
 		}
 	}
+	// Each key of each token is looked up once, first, so that the hits
+	// can go into one array of their bound instead of one grown by
+	// append, whose abandoned arrays held as much again as the last and
+	// were each faulted in by a fresh process (decision 0835). A token
+	// gives at most one hit per slot, and each of its keys at most one
+	// per posting (a frozen posting takes at least a byte).
+	looks, bound := ix.looks[:0], 0
+	for t, tok := range q.tokens {
+		n := 0
+		for k, key := range [...]string{tok, q.silentE[t], q.alts[t], q.translit[t]} {
+			if k > 0 && key == "" {
+				continue
+			}
+			l := keyLook{tok: int32(t), fold: k >= 2, base: ix.base.find(key)}
+			l.id, l.live = ix.terms[key]
+			n += len(l.base)
+			if l.live {
+				n += len(ix.lists[l.id])
+			}
+			looks = append(looks, l)
+		}
+		bound += min(n, ns)
+	}
 	hits, starts := ix.hits[:0], ix.starts[:0]
+	if cap(hits) < bound {
+		hits = make([]hit, 0, bound)
+	}
 	add := func(s int32, m field, fold bool) {
 		if fold {
 			m = folded(m)
@@ -376,17 +420,17 @@ func (ix *Index) weighSlots(q *Query) weighing {
 		hits = append(hits, hit{s, m})
 		ix.at[s] = int32(len(hits))
 	}
-	gather := func(key string, fold bool) {
-		if id, ok := ix.terms[key]; ok {
-			for _, p := range ix.lists[id] {
+	gather := func(l *keyLook) {
+		if l.live {
+			for _, p := range ix.lists[l.id] {
 				if ix.slots[p.slot].gen == p.gen {
-					add(p.slot, p.mask, fold)
+					add(p.slot, p.mask, l.fold)
 				}
 			}
 		}
 		// The base's postings: frozen.postings without the call back
 		// per posting.
-		p := ix.base.find(key)
+		p := l.base
 		for doc := int64(-1); len(p) > 0; {
 			d, m, n := ix.base.posting(p, doc)
 			if n == 0 {
@@ -394,29 +438,25 @@ func (ix *Index) weighSlots(q *Query) weighing {
 				break
 			}
 			if ix.slots[d].gen == 0 {
-				add(int32(d), m, fold)
+				add(int32(d), m, l.fold)
 			}
 			doc, p = d, p[n:]
 		}
 	}
-	for t, tok := range q.tokens {
+	next := 0
+	for t := range q.tokens {
 		from := len(hits)
 		starts = append(starts, from)
-		gather(tok, false)
-		if e := q.silentE[t]; e != "" {
-			gather(e, false)
-		}
-		if a := q.alts[t]; a != "" {
-			gather(a, true)
-		}
-		if g := q.translit[t]; g != "" {
-			gather(g, true)
+		for ; next < len(looks) && int(looks[next].tok) == t; next++ {
+			gather(&looks[next])
 		}
 		for _, h := range hits[from:] {
 			ix.at[h.slot] = 0
 			ix.df[t] += int(ix.mult[h.slot])
 		}
 	}
+	clear(looks) // the frozen postings they view
+	ix.looks = looks
 	starts = append(starts, len(hits))
 	if len(ix.fresh) > 0 && ix.slotOf[ix.fresh[0]] == slotDirect {
 		for _, i := range ix.fresh {
