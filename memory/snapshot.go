@@ -136,7 +136,12 @@ type snapshotState struct {
 	stale   bool        // the loaded file's extra part was refused: write it anew
 	pending *snapSource // the newest scan's files not yet written; nil: none
 	writing bool
-	wg      sync.WaitGroup
+	// done is closed, and set to nil, when the running writer stops; a
+	// writer's start makes it. Not a sync.WaitGroup: the writes of a
+	// corpus that daemon sessions share are queued by one session's scan
+	// while another session's Shutdown waits, an Add from zero beside a
+	// Wait, which a WaitGroup forbids (decision 0120).
+	done chan struct{}
 }
 
 // snapRecord is one document of a snapshot with its file key. path is
@@ -171,8 +176,14 @@ func (c *Catalog) SnapshotStats() SnapshotStats {
 // WaitSnapshot waits until no snapshot write is under way. A host calls it
 // before exiting so the last scan's snapshot is on disk.
 func (c *Catalog) WaitSnapshot() {
-	if c.snap != nil {
-		c.snap.wg.Wait()
+	if c.snap == nil {
+		return
+	}
+	c.snap.mu.Lock()
+	done := c.snap.done
+	c.snap.mu.Unlock()
+	if done != nil {
+		<-done
 	}
 }
 
@@ -399,7 +410,7 @@ func (c *Catalog) queueSnapshot(jobs []job, out []outcome) {
 		return // the running writer takes the newest records next
 	}
 	s.writing = true
-	s.wg.Add(1)
+	s.done = make(chan struct{})
 	go c.writeSnapshots()
 }
 
@@ -455,7 +466,6 @@ func (src *snapSource) records() []snapRecord {
 // writeSnapshots writes the pending records until none are left.
 func (c *Catalog) writeSnapshots() {
 	s := c.snap
-	defer s.wg.Done()
 	roots := absRoots(c.roots)
 	for {
 		s.mu.Lock()
@@ -463,6 +473,8 @@ func (c *Catalog) writeSnapshots() {
 		s.pending = nil
 		if src == nil {
 			s.writing = false
+			close(s.done)
+			s.done = nil
 			s.mu.Unlock()
 			return
 		}
