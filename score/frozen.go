@@ -543,7 +543,10 @@ func (f *frozen) damageCount() int64 {
 // order, without tokenising any: docs[i] is data's document i. A nil
 // document, a repeated one or one data marks unindexed is left out, so a
 // later Rank indexes or scores it as any new document. The index keeps a
-// view of data, which the caller never writes again.
+// view of data, which the caller never writes again, and the documents,
+// but neither keeps nor changes the slice docs: a snapshot loader passes
+// the slice that may stand as its catalog's sorted result
+// (memory.SnapshotExtra; TestPropFrozenEqualsNaive checks it is unchanged).
 //
 // Bad data is ErrFrozenCorrupt and an index that has held documents
 // ErrIndexNotEmpty; either way the index is unchanged.
