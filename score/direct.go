@@ -1,7 +1,6 @@
 package score
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -27,7 +26,7 @@ func wordRunEnd(s string, i int) int {
 	const high = 0x8080808080808080
 	for ; i+8 <= len(s); i += 8 {
 		// nonWordBytes reads ASCII: a byte ≥ 0x80 is not a word byte.
-		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		x := load64(s[i : i+8])
 		if nw := nonWordBytes(x) | x&high; nw != 0 {
 			return i + bits.TrailingZeros64(nw)/8
 		}
