@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -178,4 +179,44 @@ func firstTopicPrompt(b *testing.B, root string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// BenchmarkSessionEnd is a SessionEnd right after a fresh daemon's first
+// query, with and without a snapshot directory: answer-ms is how long the
+// SessionEnd's Handle took (what the agent's hook waits for as the agent
+// exits), shutdown-ms how long the session's engine then took to shut
+// down (it waits for the corpus's snapshot write, which indexes the tree
+// first). Each iteration is a new daemon on the same generated tree.
+func BenchmarkSessionEnd(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		root := b.TempDir()
+		project, user, _, err := gentree.Write(root, gentree.English, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gentree.WaitSettled(time.Now())
+		for _, snap := range []bool{false, true} {
+			b.Run(fmt.Sprintf("topics=%d/snapshot=%v", n, snap), func(b *testing.B) {
+				var answer, shutdown time.Duration
+				for b.Loop() {
+					r := RootsConfig{Project: project, User: user}
+					opts := Options{Dir: testenv.ShortDir(b), Config: Config{Roots: map[string]RootsConfig{"qwen": r}}}
+					if snap {
+						opts.SnapshotDir = filepath.Join(b.TempDir(), "snap")
+					}
+					s := newServer(opts)
+					s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy the billing service")))
+					t0 := time.Now()
+					s.Handle(event("qwen", "a", "SessionEnd", `,"reason":"exit"`))
+					t1 := time.Now()
+					s.shutdownSessions()
+					answer += t1.Sub(t0)
+					shutdown += time.Since(t1)
+				}
+				ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+				b.ReportMetric(ms(answer), "answer-ms")
+				b.ReportMetric(ms(shutdown), "shutdown-ms")
+			})
+		}
+	}
 }
