@@ -291,9 +291,35 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 			}
 			parts = 0
 		case classCJK:
-			var ok bool
-			if i, ok = scanRawCJK(q, s, i, size, f, masks); !ok {
-				return false
+			// The bigrams of the CJK run (see emitBigrams). Every code
+			// point rawClass files as CJK has three bytes and is one
+			// isRawCJK3 accepts (TestRawClassCJKIsThreeBytes). cjkRunTo
+			// walks the run without a call and stops only where a
+			// bigram may be a query key (the query's pair filter,
+			// cjkPairs) or where the run ends. A run that ends at CJK
+			// punctuation (、。，) followed by another CJK code point
+			// goes on here as a new run: no bigram spans the
+			// punctuation. At any other end the loop classes what is
+			// there, once, and stops if it is unsure of it. The loop is
+			// here, not in a function of its own: mixed text has a short
+			// run between every two Latin words, and the call cost a
+			// twentieth of its pass.
+			prev := cjkIndex(s[i], s[i+1], s[i+2])
+			i += size
+			for {
+				var hit bool
+				i, prev, hit = cjkRunTo(&q.cjkPairs, s, i, prev)
+				if hit {
+					q.apply(masks, s[i-3:i+3], f)
+					i += 3
+					continue
+				}
+				if i+5 < len(s) && isRawPunct3(s[i], s[i+1], s[i+2]) && isRawCJK3(s[i+3], s[i+4], s[i+5]) {
+					prev = cjkIndex(s[i+3], s[i+4], s[i+5])
+					i += 6
+					continue
+				}
+				break
 			}
 		case classSEA:
 			var ok bool
@@ -348,43 +374,6 @@ func rawWordEnd(s string, i int) (end, n int, folds, ok bool) {
 	return i, n, fl&raw2Folds != 0, true
 }
 
-// scanRawCJK scores the bigrams of the CJK run of raw text s whose first
-// code point is s[start:start+size] (see emitBigrams) and returns the
-// run's end, where scanRaw's loop goes on (ok is always true: the loop
-// classes the code point at the end, and stops there if it is unsure of
-// it). Every code point rawClass files as CJK has three bytes and is one
-// isRawCJK3 accepts (TestRawClassCJKIsThreeBytes), so size is 3.
-//
-// The code points are walked by cjkRunTo, a loop without calls, which
-// stops only where a bigram may be a query key (the query's pair filter,
-// cjkPairs) or the run ends. A run that ends at CJK punctuation (、。，)
-// followed by another CJK code point goes on in the same loop, as a new
-// run: no bigram spans the punctuation, as none does when scanRaw takes
-// the separator and starts the next run.
-func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTokens]field) (end int, ok bool) {
-	_ = s[start+2]
-	prev := cjkIndex(s[start], s[start+1], s[start+2])
-	i := start + size
-	for {
-		var hit bool
-		i, prev, hit = cjkRunTo(&q.cjkPairs, s, i, prev)
-		if hit {
-			// The bigram of the code points at i−3 and i.
-			q.apply(masks, s[i-3:i+3], f)
-			i += 3
-			continue
-		}
-		if i+5 < len(s) && isRawPunct3(s[i], s[i+1], s[i+2]) && isRawCJK3(s[i+3], s[i+4], s[i+5]) {
-			prev = cjkIndex(s[i+3], s[i+4], s[i+5])
-			i += 6
-			continue
-		}
-		// Not CJK, or the end: scanRaw's loop classes what is at i, and
-		// returns false there if it is unsure of it.
-		return i, true
-	}
-}
-
 // cjkRunTo walks the CJK code points of s from i, where prev is the
 // index (cjkIndex) of the code point before i, a CJK one. It stops at the
 // first code point that is not CJK (isRawCJK3), or at the end, with hit
@@ -392,7 +381,7 @@ func scanRawCJK(q *Query, s string, start, size int, f field, masks *[MaxQueryTo
 // code point whose bigram with the one before it is in the query's pair
 // filter, with hit true and last that code point's index. It makes no
 // call, so its state stays in registers: with the calls of the rare
-// cases in the loop, the compiler kept it on the stack.
+// cases in the loop, the compiler kept it on the stack (decision 0227).
 func cjkRunTo(pairs *[cjkPairBits / 64]uint64, s string, i int, prev uint) (end int, last uint, hit bool) {
 	// Four bytes a step, in one load: the code point's three and the
 	// next one's first, which the step ignores.

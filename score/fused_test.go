@@ -440,7 +440,7 @@ func pieces(text, c string) []string {
 }
 
 // TestRawClassCJKIsThreeBytes: every code point rawClass files as CJK
-// has three bytes that isRawCJK3 accepts, which scanRawCJK relies on (a
+// has three bytes that isRawCJK3 accepts, which scanRaw's CJK loop relies on (a
 // bigram of two of them is six bytes, the code point before one starts
 // three bytes back).
 func TestRawClassCJKIsThreeBytes(t *testing.T) {

@@ -60,7 +60,7 @@ type Query struct {
 	thaiHeads [4]uint64
 	// cjkPairs has a bit for each key of two CJK code points (those
 	// isRawCJK3 accepts), placed by both (cjkPair): a CJK bigram of a
-	// field is its own only key, and the raw pass (scanRawCJK) asks this
+	// field is its own only key, and the raw pass (cjkRunTo) asks this
 	// filter for every bigram. A head filter passed every bigram that
 	// starts with a particle such as の when a query key does.
 	cjkPairs [cjkPairBits / 64]uint64
