@@ -2,6 +2,7 @@ package score
 
 import (
 	"encoding/binary"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -237,13 +238,28 @@ func scoreRawField(q *Query, s string, f field, buf *[]string, masks *[MaxQueryT
 
 // scanRaw is scoreRawField's pass; on false, masks may hold part of it.
 func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field) bool {
+	var th *thaiScratch // taken from thaiScratches at the field's first Thai run
+	ok := scanRawWith(q, s, f, buf, masks, &th)
+	if th != nil {
+		thaiScratches.Put(th)
+	}
+	return ok
+}
+
+// thaiScratches holds the Thai runs' buffers between fields. A buffer
+// on scanRaw's stack was cleared (about 1.8 KB) on every call, for every
+// field of every script, where only Thai text uses it.
+var thaiScratches = sync.Pool{New: func() any { return new(thaiScratch) }}
+
+// scanRawWith is scanRaw's loop; *th is the Thai runs' buffer, nil until
+// the first Thai run takes one.
+func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]field, th **thaiScratch) bool {
 	// As in forEachTokenKind: compound is the start of the joined name
 	// the current word run belongs to, parts how many word runs it has so
 	// far, joined says the previous run ended in a joiner (joinedAt);
 	// compoundFolds says a run of the name holds a letter that folds,
 	// compoundASCII that all of them are ASCII.
 	compound, parts, joined, compoundFolds, compoundASCII := 0, 0, false, false, false
-	var th thaiScratch // the Thai runs' buffer
 	for i := 0; i < len(s); {
 		// ASCII (the spaces and words between the runs of mixed text)
 		// without rawClass's call.
@@ -322,8 +338,11 @@ func scanRaw(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTokens]
 				break
 			}
 		case classSEA:
+			if *th == nil {
+				*th = thaiScratches.Get().(*thaiScratch)
+			}
 			var ok bool
-			if i, ok = scanRawThai(q, s, i, &th, f, masks); !ok {
+			if i, ok = scanRawThai(q, s, i, *th, f, masks); !ok {
 				return false
 			}
 		}
