@@ -5,7 +5,6 @@ package daemon
 import (
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,10 +23,7 @@ import (
 // test's write and close let it go on. It fails if Handle stops counting
 // the event in flight.
 func TestIdleExitWaitsForEventInFlight(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	clock, advance := fakeClock()
 	opts := claudeOpts(t, copyTree(t))
 	opts.IdleExit = time.Minute
 	opts.Now = clock

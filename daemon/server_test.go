@@ -359,10 +359,7 @@ func TestSweepEndsIdleSessions(t *testing.T) {
 // another, idle one, and is not swept itself. The waiting event then runs
 // on the live session. Once its events end, it is swept like any other.
 func TestSweepSkipsBusySession(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	clock, advance := fakeClock()
 	opts := claudeOpts(t, copyTree(t))
 	opts.Now = clock
 	s := newServer(opts)
@@ -828,10 +825,7 @@ func TestStatusSessionLines(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var mu sync.Mutex
-			now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-			advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+			clock, advance := fakeClock()
 			opts := claudeOpts(t, copyTree(t))
 			opts.Now = clock
 			s := newServer(opts)
@@ -1020,4 +1014,15 @@ func TestEventOnSessionEndedMeanwhile(t *testing.T) {
 	if d := cmp.Diff(wantIDs, ids); d != "" {
 		t.Errorf("sessions (-want +got):\n%s", d)
 	}
+}
+
+// fakeClock returns a clock for Options.Now that stands still at 09:00 on
+// 2026-11-30 until advance moves it on; both are safe to call beside the
+// server's goroutines.
+func fakeClock() (now func() time.Time, advance func(time.Duration)) {
+	var mu sync.Mutex
+	t := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	now = func() time.Time { mu.Lock(); defer mu.Unlock(); return t }
+	advance = func(d time.Duration) { mu.Lock(); defer mu.Unlock(); t = t.Add(d) }
+	return now, advance
 }
