@@ -166,3 +166,50 @@ func BenchmarkWarmQueryPass(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncodeFrozenLockHold measures how long the snapshot writer's
+// EncodeFrozen holds the index's lock while it copies the postings out
+// (collectFrozen), the time a query that arrives meanwhile waits in Rank
+// before it starts: on the live index (a warm-up's term map) and on the
+// frozen one (an engine's state after its warm-up). In every iteration it
+// also ranks the tree's four queries on the frozen index, so x-query, the
+// hold over one warm query, holds under any load: how many warm queries'
+// time a query can lose to a write. live-hold-ms and frozen-hold-ms are
+// the hold per encoding.
+func BenchmarkEncodeFrozenLockHold(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		for _, lang := range []gentree.Lang{gentree.English, gentree.Chinese} {
+			b.Run(fmt.Sprintf("topics=%d/lang=%s", n, lang), func(b *testing.B) {
+				s := warmQuerySetFor(b, lang, n)
+				hold := func(ix *Index) time.Duration {
+					t0 := time.Now()
+					ix.mu.Lock()
+					meta, terms := ix.collectFrozen(s.docs)
+					ix.mu.Unlock()
+					d := time.Since(t0)
+					if len(meta) != len(s.docs) || len(terms) == 0 {
+						b.Fatalf("collectFrozen: %d meta words for %d documents, %d terms", len(meta), len(s.docs), len(terms))
+					}
+					return d
+				}
+				runtime.GC()
+				var live, frozen, query time.Duration
+				for b.Loop() {
+					live += hold(s.live)
+					frozen += hold(s.frozen)
+					t0 := time.Now()
+					s.rankAll(s.frozen)
+					query += time.Since(t0)
+				}
+				perIter := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1e3 }
+				b.ReportMetric(perIter(live), "live-hold-ms")
+				b.ReportMetric(perIter(frozen), "frozen-hold-ms")
+				if query > 0 {
+					oneQuery := float64(query) / float64(len(s.queries))
+					b.ReportMetric(float64(live)/oneQuery, "x-query-live")
+					b.ReportMetric(float64(frozen)/oneQuery, "x-query-frozen")
+				}
+			})
+		}
+	}
+}
