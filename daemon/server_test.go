@@ -378,13 +378,7 @@ func TestSweepSkipsBusySession(t *testing.T) {
 		defer close(waiting)
 		s.Handle(event("qwen", "busy", "PostToolUse", `,"tool_name":"Bash"`))
 	}()
-	for i := 0; !testenv.MutexWaiter("daemon.(*session).handle("); i++ {
-		if i == 10000 {
-			busy.mu.Unlock()
-			t.Fatal("the second event did not come to wait for the session in 10 s")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testenv.AwaitMutexWaiter(t, "daemon.(*session).handle(", "the second event", busy.mu.Unlock)
 	advance(DefaultSessionIdle + time.Second)
 	swept := make(chan bool, 1)
 	go func() { swept <- s.sweep() }()
@@ -430,13 +424,7 @@ func TestStatusWaitsForBusySessionAlone(t *testing.T) {
 	status := make(chan wire.Status, 1)
 	go func() { status <- s.Status() }()
 	// Wait until Status waits for the busy session's lock.
-	for i := 0; !testenv.MutexWaiter("daemon.(*Server).Status("); i++ {
-		if i == 10000 {
-			busy.mu.Unlock()
-			t.Fatal("Status did not come to wait for the busy session in 10 s")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testenv.AwaitMutexWaiter(t, "daemon.(*Server).Status(", "Status", busy.mu.Unlock)
 	swept := make(chan bool, 1)
 	go func() { swept <- s.sweep() }()
 	select {
@@ -844,13 +832,7 @@ func TestStatusSessionLines(t *testing.T) {
 				se.mu.Lock()
 				status := make(chan wire.Status, 1)
 				go func() { status <- s.Status() }()
-				for i := 0; !testenv.MutexWaiter("daemon.(*Server).Status("); i++ {
-					if i == 10000 {
-						se.mu.Unlock()
-						t.Fatal("Status did not come to wait for the session in 10 s")
-					}
-					time.Sleep(time.Millisecond)
-				}
+				testenv.AwaitMutexWaiter(t, "daemon.(*Server).Status(", "Status", se.mu.Unlock)
 				tc.while(s, se, advance, clock)
 				se.mu.Unlock()
 				st = <-status
@@ -986,13 +968,7 @@ func TestEventOnSessionEndedMeanwhile(t *testing.T) {
 	se.mu.Lock()
 	answer := make(chan wire.Response, 1)
 	go func() { answer <- s.Handle(event("claude", "s", "UserPromptSubmit", prompt(q))) }()
-	for i := 0; !testenv.MutexWaiter("daemon.(*session).handle("); i++ {
-		if i == 10000 {
-			se.mu.Unlock()
-			t.Fatal("the event did not come to wait for the session in 10 s")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testenv.AwaitMutexWaiter(t, "daemon.(*session).handle(", "the event", se.mu.Unlock)
 	// What the sweep does to an idle session: out of the map, then ended
 	// under the session's lock.
 	s.mu.Lock()

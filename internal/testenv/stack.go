@@ -3,6 +3,8 @@ package testenv
 import (
 	"runtime"
 	"strings"
+	"testing"
+	"time"
 )
 
 // Goroutines returns every goroutine's stack trace, one element each, as
@@ -47,6 +49,21 @@ func MutexWaiter(frame string) bool {
 		}
 	}
 	return false
+}
+
+// AwaitMutexWaiter polls MutexWaiter(frame) every millisecond until a
+// goroutine is blocked in Lock under frame. After 10 s it calls release
+// (the test's unlock, so that the blocked goroutine can end) and fails
+// the test, saying that what did not come to wait.
+func AwaitMutexWaiter(t testing.TB, frame, what string, release func()) {
+	t.Helper()
+	for i := 0; !MutexWaiter(frame); i++ {
+		if i == 10000 {
+			release()
+			t.Fatalf("%s did not come to wait for the lock in 10 s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func containsAll(s string, subs []string) bool {
