@@ -54,9 +54,15 @@ type indexExtra struct {
 // starts before its result exists: the query that made the scan then
 // ranks. The postings of documents the index does not hold yet are made
 // here, as the warm-up makes them: in chunks, each after the corpus's
-// gate is free, so that a write never takes a core or the index's lock
-// from a query that ranks (decision 0832). The encoding copies the
-// postings out under the index's lock once every chunk is in.
+// gate is free (decision 0832), so that the writer's indexing keeps off
+// the cores while a query ranks. The gate is a courtesy, not an
+// exclusion: its check and the chunk after it are not atomic, so a plan
+// that enters just after the check ranks beside that chunk, and the
+// encoding after the last check runs whatever the gate says, as do the
+// catalog's record sort before this call and its encoding and fsync
+// after it. The encoding takes the index's lock as
+// score.Index.EncodeFrozen says; a query that ranks meanwhile waits in
+// Rank for whichever hold of it is under way.
 func (x indexExtra) EncodeSnapshot(docs []*memory.Document) []byte {
 	for start := 0; start < len(docs); start += warmChunk {
 		x.ranking.wait(context.Background())
