@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // rankGate lets the engine's background index build give way to queries
@@ -40,18 +41,48 @@ func (g *rankGate) leave() {
 
 // wait returns when no plan is ranking, or when ctx ends.
 func (g *rankGate) wait(ctx context.Context) {
-	g.mu.Lock()
-	if g.busy == 0 {
-		g.mu.Unlock()
+	free := g.freed()
+	if free == nil {
 		return
 	}
-	if g.free == nil {
-		g.free = make(chan struct{})
-	}
-	free := g.free
-	g.mu.Unlock()
 	select {
 	case <-free:
 	case <-ctx.Done():
 	}
+}
+
+// waitAtMost returns when no plan is ranking, or once d has passed,
+// whichever comes first, and reports how long it waited: the wait of a
+// caller whose yielding has a budget (the snapshot writer,
+// indexExtra.EncodeSnapshot). d <= 0 returns at once.
+func (g *rankGate) waitAtMost(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	free := g.freed()
+	if free == nil {
+		return 0
+	}
+	start := time.Now()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-free:
+	case <-t.C:
+	}
+	return time.Since(start)
+}
+
+// freed returns a channel that is closed when no plan ranks any more, or
+// nil when none ranks now.
+func (g *rankGate) freed() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy == 0 {
+		return nil
+	}
+	if g.free == nil {
+		g.free = make(chan struct{})
+	}
+	return g.free
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -61,6 +62,57 @@ func TestRankGate(t *testing.T) {
 		}
 		g.leave()
 	})
+}
+
+// TestRankGateWaitAtMost: the snapshot writer's bounded wait returns at
+// once on a free gate or with no time left, when the last plan leaves,
+// or when its time is up, and reports how long it waited (synctest's
+// clock, so exactly).
+func TestRankGateWaitAtMost(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		plans  int           // plans in the gate when the wait starts
+		leave  time.Duration // when they all leave; 0: never
+		budget time.Duration
+		want   time.Duration
+	}{
+		{"free gate", 0, 0, time.Second, 0},
+		{"no time left", 1, 0, 0, 0},
+		{"time left below zero", 1, 0, -time.Second, 0},
+		{"plans leave in time", 2, 300 * time.Millisecond, time.Second, 300 * time.Millisecond},
+		{"plans never leave", 2, 0, time.Second, time.Second},
+		{"plans leave too late", 1, 2 * time.Second, time.Second, time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var g rankGate
+				for range tc.plans {
+					g.enter()
+				}
+				left := make(chan struct{})
+				go func() {
+					defer close(left)
+					if tc.leave > 0 {
+						time.Sleep(tc.leave)
+					} else {
+						<-t.Context().Done()
+					}
+					for range tc.plans {
+						g.leave()
+					}
+				}()
+				start := time.Now()
+				got := g.waitAtMost(tc.budget)
+				if took := time.Since(start); got != took || got != tc.want {
+					t.Errorf("waitAtMost(%v) reported %v and took %v, want %v", tc.budget, got, took, tc.want)
+				}
+				if tc.leave == 0 {
+					return // the plans leave when the test ends
+				}
+				<-left
+			})
+		})
+	}
 }
 
 // TestPlanHoldsGateUntilPublished: a plan leaves the rank gate only after

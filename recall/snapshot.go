@@ -1,10 +1,10 @@
 package recall
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/memrecall/memrecall/memory"
 	"github.com/memrecall/memrecall/score"
@@ -63,14 +63,32 @@ type indexExtra struct {
 // after it. The encoding takes the index's lock as
 // score.Index.EncodeFrozen says; a query that ranks meanwhile waits in
 // Rank for whichever hold of it is under way.
+//
+// The yielding has a budget, snapshotPatience in all for one write: a
+// corpus whose plans overlap without end (a busy daemon's sessions) or a
+// plan that never leaves the gate would otherwise hold the write back for
+// as long, and with it every WaitSnapshot (an engine's Shutdown, the
+// daemon's exit), while the next fresh process paid a full scan for the
+// snapshot that was never written. Once the budget is spent the write
+// goes on beside the queries, one core in the same chunks
+// (docs/decisions/0837-snapshot-writer-patience.md).
 func (x indexExtra) EncodeSnapshot(docs []*memory.Document) []byte {
+	patience := snapshotPatience
+	yield := func() { patience -= x.ranking.waitAtMost(patience) }
 	for start := 0; start < len(docs); start += warmChunk {
-		x.ranking.wait(context.Background())
+		yield()
 		x.ix.Warm(docs[start:min(start+warmChunk, len(docs))])
 	}
-	x.ranking.wait(context.Background())
+	yield()
 	return x.ix.EncodeFrozen(docs)
 }
+
+// snapshotPatience is how long one snapshot write waits at the corpus's
+// gate in all before it indexes and encodes whether plans rank or not:
+// longer than one cold query of a 10,000-topic Chinese or Japanese tree
+// holds the gate on a loaded machine (about 2 s), so the write still
+// stays out of the way of the cold query whose scan queued it.
+const snapshotPatience = 5 * time.Second
 
 func (x indexExtra) LoadSnapshot(docs []*memory.Document, data []byte) error {
 	return x.ix.LoadFrozen(docs, data)

@@ -236,5 +236,5 @@ func TestSnapshotWriteWaitsForRanking(t *testing.T) {
 // writerAtGate reports whether a goroutine waits at a rank gate from
 // indexExtra.EncodeSnapshot.
 func writerAtGate() bool {
-	return testenv.GoroutineWith("recall.(*rankGate).wait(", "recall.indexExtra.EncodeSnapshot(")
+	return testenv.GoroutineWith("recall.(*rankGate).waitAtMost(", "recall.indexExtra.EncodeSnapshot(")
 }
