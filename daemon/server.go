@@ -105,7 +105,7 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	slots  chan struct{}
-	// ending counts the sessions endSession is shutting down.
+	// ending counts the sessions endSession and sweep are shutting down.
 	ending sync.WaitGroup
 
 	mu     sync.Mutex
@@ -416,7 +416,7 @@ func (s *Server) shutdownSessions() {
 	for _, se := range all {
 		se.shutdown()
 	}
-	s.ending.Wait() // the sessions SessionEnd ended
+	s.ending.Wait() // the sessions SessionEnd and the sweep ended
 }
 
 // janitor ends idle sessions and, after the idle period without events,
@@ -444,24 +444,22 @@ func (s *Server) janitor() {
 // been idle for its idle period: no event in flight, and none ended within
 // the period. A busy session is not idle, and the sweep passes it by
 // rather than wait for its event (which would hold the server's lock for
-// as long as a cold first query takes).
+// as long as a cold first query takes). The sessions it ends shut down in
+// the background, as a SessionEnd's do (endInBackground), so that the
+// janitor does not wait for their engines.
 func (s *Server) sweep() bool {
 	now := s.now()
 	sessionIdle, idleExit := s.sessionIdle(), s.idleExit()
-	var ended []*session
 	s.mu.Lock()
 	for k, se := range s.sessions {
 		if d, ok := se.idleFor(now); ok && d > sessionIdle {
-			ended = append(ended, se)
 			delete(s.sessions, k)
+			s.endInBackgroundLocked(se)
 		}
 	}
 	s.dropUnusedLocked()
 	idle := s.inflight == 0 && now.Sub(s.lastSeen) > idleExit
 	s.mu.Unlock()
-	for _, se := range ended {
-		se.shutdown()
-	}
 	return idle
 }
 
@@ -625,25 +623,34 @@ func (s *Server) event(ctx context.Context, req wire.Request) ([]byte, eventReco
 }
 
 // endSession takes k's session out of the server and shuts it down in
-// the background: the engine's Shutdown waits for its selector calls and
-// for the corpus's snapshot write under way, which after a first query of
-// 10,000 topics took 4.5-8.6 s (BenchmarkSessionEnd), and the agent waits
-// for its SessionEnd hook as it exits. shutdownSessions waits for these
-// shutdowns.
+// the background (endInBackground): the agent waits for its SessionEnd
+// hook as it exits.
 func (s *Server) endSession(k sessionKey) {
 	s.mu.Lock()
-	se := s.sessions[k]
-	delete(s.sessions, k)
-	if se != nil {
-		s.ending.Add(1)
+	defer s.mu.Unlock()
+	if se := s.sessions[k]; se != nil {
+		delete(s.sessions, k)
+		s.endInBackgroundLocked(se)
 	}
-	s.mu.Unlock()
-	if se != nil {
-		go func() {
-			defer s.ending.Done()
-			se.shutdown()
-		}()
-	}
+}
+
+// endInBackgroundLocked shuts se, which the caller has just taken out of
+// the server, down on a goroutine of its own, counted in s.ending, which
+// shutdownSessions waits for. The engine's Shutdown waits for its
+// selector calls, which need not heed their cancellation, and for the
+// corpus's snapshot write under way, which after a first query of 10,000
+// topics took 4.5-8.6 s (BenchmarkSessionEnd) and waits at the corpus's
+// gate for up to 5 s more while other sessions' queries rank (decision
+// 0837); neither a SessionEnd's answer nor the janitor's sweep waits for
+// that. The caller holds s.mu: every Add happens before Serve's
+// shutdownSessions waits, since the janitor and the connections have
+// returned by then.
+func (s *Server) endInBackgroundLocked(se *session) {
+	s.ending.Add(1)
+	go func() {
+		defer s.ending.Done()
+		se.shutdown()
+	}()
 }
 
 // session returns the open session of ev, creating it (and its corpus, if

@@ -918,8 +918,14 @@ func TestSessionEndDoesNotWaitForShutdown(t *testing.T) {
 	if n := len(s.Status().Sessions); n != 0 {
 		t.Errorf("%d sessions after SessionEnd, want none", n)
 	}
-	// shutdownSessions waits for the ended session's engine, which waits
-	// for its selector call.
+	checkShutdownSessionsWaits(t, s, se, release)
+}
+
+// checkShutdownSessionsWaits checks that shutdownSessions waits for the
+// engine of se, a session ended in the background whose selector call is
+// stuck until release is closed, and that se has ended once it returns.
+func checkShutdownSessionsWaits(t *testing.T, s *Server, se *session, release chan struct{}) {
+	t.Helper()
 	shut := make(chan struct{})
 	go func() {
 		defer close(shut)
@@ -945,6 +951,55 @@ func TestSessionEndDoesNotWaitForShutdown(t *testing.T) {
 	if !se.ended {
 		t.Error("the ended session is not ended")
 	}
+}
+
+// TestSweepDoesNotWaitForShutdown: the sweep takes an idle session out of
+// the server and leaves its engine's shutdown, which waits for the
+// engine's selector calls and for the corpus's snapshot write, to a
+// goroutine of its own, as a SessionEnd does: the janitor that sweeps
+// waited seconds for it at 10,000 topics, and the idle checks and the
+// sweep of other sessions with it (review finding rv8h-6).
+// shutdownSessions still waits for the engine.
+func TestSweepDoesNotWaitForShutdown(t *testing.T) {
+	clock, advance := fakeClock()
+	opts := claudeOpts(t, copyTree(t))
+	opts.Now = clock
+	called, release := make(chan struct{}, 1), make(chan struct{})
+	opts.Selector = stuckSelector{called, release}
+	s := newServer(opts)
+	s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy")))
+	<-called // the plan's selector call has begun
+	s.mu.Lock()
+	se := s.sessions[sessionKey{agent.Qwen, "a"}]
+	s.mu.Unlock()
+	advance(DefaultSessionIdle + time.Second)
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		s.sweep()
+	}()
+	giveUp := func(msg string) {
+		close(release)
+		<-swept
+		s.shutdownSessions()
+		t.Fatal(msg)
+	}
+	// The session's engine comes to wait for its selector call; the
+	// goroutine that waits must not be the sweep's.
+	for i := 0; !testenv.GoroutineWith("recall.(*Engine).ShutdownFrom("); i++ {
+		if i == 10000 {
+			giveUp("the idle session's engine did not come to shut down in 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if testenv.GoroutineWith("daemon.(*Server).sweep(", "recall.(*Engine).ShutdownFrom(") {
+		giveUp("the sweep waits for the idle session's engine to shut down")
+	}
+	<-swept
+	if n := len(s.Status().Sessions); n != 0 {
+		t.Errorf("%d sessions after the sweep, want none", n)
+	}
+	checkShutdownSessionsWaits(t, s, se, release)
 }
 
 // TestEventOnSessionEndedMeanwhile: an event that found its session in
