@@ -11,7 +11,9 @@ import (
 // of several conversations on the same roots can share one through
 // Options.Corpus, so a process serving many sessions of one project reads
 // and indexes each file once. A Corpus is safe for concurrent use. It owns
-// no goroutine; unless built StatOnly it holds the file-system watch's
+// no goroutine but its snapshot writer, which a scan that read or removed
+// files starts and which ends with the write (every engine's Shutdown
+// waits for it); unless built StatOnly it holds the file-system watch's
 // descriptor, which Close releases (a corpus dropped without Close
 // releases it when it is garbage collected).
 type Corpus struct {

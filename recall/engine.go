@@ -311,6 +311,14 @@ func (e *Engine) Reset() {
 // Later calls on the engine or its plans do nothing. Shutdown is
 // idempotent.
 //
+// When its corpus keeps a snapshot (Options.SnapshotDir, or the shared
+// Corpus's), it also waits for the snapshot write under way, so that the
+// last scan's snapshot is on disk when it returns. On a shared Corpus that
+// write may have been queued by another engine's scan, and it waits for
+// the corpus's other engines' queries to stop ranking, for 5 s at most in
+// all (decision 0837), before it indexes what the index lacks and
+// encodes.
+//
 // From inside the engine's own Selector.Select, call ShutdownFrom with
 // Select's context instead: Shutdown would wait for that call, which
 // cannot return before Shutdown does.
