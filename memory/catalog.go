@@ -452,6 +452,7 @@ func (c *Catalog) scan() (Result, error) {
 	if seed != nil {
 		w.cache = scopeCache{} // the cache is the loader's until seed returns
 		w.statNew = &seed.seeds
+		w.files = &seed.files
 	} else {
 		// A rescan lists about the files its cache holds: its jobs take
 		// one array sized for them, not a doubling (and a prefault call)

@@ -217,6 +217,12 @@ type snapLoad struct {
 	// false are used all the same; any interleaving gives the same
 	// result, only the number of stats differs.
 	seeds atomic.Bool
+	// files is the number of files the snapshot holds, set as soon as
+	// its checksum, header and roots have passed and before its records
+	// decode, for the walk beside it to size its array of jobs once
+	// (walker.files, decision 0838); 0 until then, and for good when
+	// the count is implausible for the file's size.
+	files atomic.Int64
 }
 
 // startSnapshotLoad starts reading the snapshot file, once per catalog,
@@ -235,7 +241,7 @@ func (c *Catalog) startSnapshotLoad() *snapLoad {
 	ld.seeds.Store(true)
 	go func() {
 		defer close(ld.done)
-		ld.seed, ld.sorted = c.loadSnapshot()
+		ld.seed, ld.sorted = c.loadSnapshot(&ld.files)
 		if ld.seed.len() == 0 {
 			ld.seeds.Store(false)
 		}
@@ -266,10 +272,21 @@ func (ld *snapLoad) wait(c *Catalog) {
 // of a scan's result (compareDocs), as the writer stores them; nil
 // otherwise. It touches
 // nothing of the catalog but the snapshot's stats (under their lock), so
-// it can run while the scan walks the tree.
-func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
+// it can run while the scan walks the tree. files, when not nil, gets the
+// number of files the snapshot says it holds as soon as the file's first
+// bytes are read (snapshotFiles), for the walk to size its jobs by.
+func (c *Catalog) loadSnapshot(files *atomic.Int64) (seed scopeCache, sorted []*Document) {
 	s := c.snap
-	data, err := readSnapshotFile(s.path)
+	roots := absRoots(c.roots)
+	var head func([]byte, int64)
+	if files != nil {
+		head = func(b []byte, size int64) {
+			if n, ok := snapshotFiles(b, size, s.tag, roots); ok {
+				files.Store(int64(n))
+			}
+		}
+	}
+	data, err := readSnapshotFile(s.path, head)
 	if errors.Is(err, os.ErrNotExist) {
 		s.mu.Lock()
 		s.stats.Missing++
@@ -282,7 +299,6 @@ func (c *Catalog) loadSnapshot() (seed scopeCache, sorted []*Document) {
 	var docs []Document
 	var entries []entry
 	var extra []byte
-	roots := absRoots(c.roots)
 	if err == nil {
 		extra, err = decodeRecords(data, s.tag, roots,
 			func(n int) {
@@ -366,9 +382,20 @@ func (s *snapshotState) takeStale() bool {
 	return stale
 }
 
+// snapHeadBytes is how much of the snapshot's start readSnapshotFile
+// reads first for its head callback: the magic, the checksum, the header,
+// the two roots and the record count of any real snapshot (roots of up to
+// about 2,000 bytes each).
+const snapHeadBytes = 4 << 10
+
 // readSnapshotFile reads the snapshot at path if it is a regular file of
-// this user that no one else can read or write, and not too large.
-func readSnapshotFile(path string) ([]byte, error) {
+// this user that no one else can read or write, and not too large. head,
+// when not nil, is first given up to snapHeadBytes of the file's start
+// and the file's size, read before the whole file's buffer is even
+// allocated, so that what only needs the header (snapshotFiles) has it at
+// once. Those bytes are not checked: the whole file's checksum cannot be
+// until it is read.
+func readSnapshotFile(path string, head func([]byte, int64)) ([]byte, error) {
 	f, err := openNoFollow(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -383,6 +410,11 @@ func readSnapshotFile(path string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() || !private(fi) || fi.Size() > maxSnapshotBytes {
 		return nil, ErrSnapshotUnsafe
+	}
+	if head != nil {
+		var b [snapHeadBytes]byte
+		n, _ := f.ReadAt(b[:min(int64(len(b)), fi.Size())], 0)
+		head(b[:n], fi.Size())
 	}
 	data := newReadBuffer(int(fi.Size())) // its pages mapped up front, not one fault each
 	if _, err := io.ReadFull(f, data); err != nil {
@@ -689,14 +721,11 @@ func decodeRecords(data []byte, tag string, roots [2]string, start func(n int), 
 		return nil, ErrSnapshotCorrupt
 	}
 	r := &snapReader{b: data[head:]}
-	if h := r.str(); r.err == nil && h != snapshotHeader(tag) {
-		return nil, ErrSnapshotVersion
+	n, err := r.head(tag, roots)
+	if err != nil {
+		return nil, err
 	}
-	if p, u := r.str(), r.str(); r.err == nil && (p != roots[0] || u != roots[1]) {
-		return nil, ErrSnapshotForeign
-	}
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b)/minSnapRecord) {
+	if n > uint64(len(r.b)/minSnapRecord) {
 		return nil, ErrSnapshotCorrupt
 	}
 	start(int(n))
@@ -734,6 +763,44 @@ func decodeRecords(data []byte, tag string, roots [2]string, start func(n int), 
 		return nil, ErrSnapshotCorrupt
 	}
 	return extra, nil
+}
+
+// head reads what follows the magic and the checksum up to the records:
+// the header, which must be tag's, the roots, which must be roots, and
+// the record count, which it returns unchecked.
+func (r *snapReader) head(tag string, roots [2]string) (uint64, error) {
+	if h := r.str(); r.err == nil && h != snapshotHeader(tag) {
+		return 0, ErrSnapshotVersion
+	}
+	if p, u := r.str(), r.str(); r.err == nil && (p != roots[0] || u != roots[1]) {
+		return 0, ErrSnapshotForeign
+	}
+	n := r.uvarint()
+	if r.err != nil {
+		return 0, ErrSnapshotCorrupt
+	}
+	return n, nil
+}
+
+// snapshotFiles reads, from the first bytes of a snapshot file of size
+// bytes (head, possibly cut anywhere), how many files it holds, if it is
+// a snapshot for tag and roots at all. It is a size hint only (the walk's jobs,
+// decision 0838): nothing is checked but the magic, the header and the
+// roots, since the checksum needs the whole file. A count a file that
+// long could not hold records of, or that would make the hint's array of
+// jobs larger than the file, is refused: so a hostile count costs the
+// walk at most about the memory the file's own read buffer does.
+func snapshotFiles(head []byte, size int64, tag string, roots [2]string) (int, bool) {
+	const start = len(snapshotMagic) + 4
+	if len(head) < start || string(head[:len(snapshotMagic)]) != snapshotMagic {
+		return 0, false
+	}
+	r := &snapReader{b: head[start:]}
+	n, err := r.head(tag, roots)
+	if err != nil || n == 0 || n > uint64(size)/minSnapRecord || n > uint64(size)/uint64(unsafe.Sizeof(job{})) {
+		return 0, false
+	}
+	return int(n), true
 }
 
 // joinPaths makes the path of each of n records, its root joined with its

@@ -33,7 +33,7 @@ func BenchmarkSnapshotLoad(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					fresh := NewCatalog(roots, WithSnapshot(file, "bench", nil))
-					seed, _ := fresh.loadSnapshot()
+					seed, _ := fresh.loadSnapshot(nil)
 					if got := len(seed[ScopeProject]) + len(seed[ScopeUser]); got != n {
 						b.Fatalf("loaded %d entries, want %d", got, n)
 					}

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -286,9 +288,19 @@ func FuzzSnapshotDecode(f *testing.F) {
 		if len(data) >= head {
 			binary.LittleEndian.PutUint32(data[len(snapshotMagic):], crc32.Checksum(data[head:], castagnoli()))
 		}
+		// The walk's size hint reads an unchecked prefix: it never
+		// panics, at any cut, and never claims more files than the bound.
+		for _, cut := range []int{0, min(len(data), head), len(data) / 2, min(len(data), snapHeadBytes), len(data)} {
+			if n, ok := snapshotFiles(data[:cut], int64(len(data)), "v", roots); ok && (n <= 0 || n > len(data)/minSnapRecord) {
+				t.Fatalf("hint %d files from %d of %d bytes", n, cut, len(data))
+			}
+		}
 		got, extra, err := decodeSnapshot(data, "v", roots)
 		if err != nil {
 			return
+		}
+		if n, ok := snapshotFiles(data, int64(len(data)), "v", roots); ok && n != len(got) {
+			t.Fatalf("hint %d files, decoded %d", n, len(got))
 		}
 		for i := range got {
 			if !validSnapRecord(&got[i], roots) {
@@ -306,6 +318,92 @@ func FuzzSnapshotDecode(f *testing.F) {
 			t.Fatalf("encode and decode changed the records:\n%s", diff)
 		}
 	})
+}
+
+// TestSnapshotFiles: the walk's size hint is the record count of a
+// snapshot for these roots and this tag, read from the file's first bytes,
+// and nothing for anything else: another tag or roots, a header cut short,
+// or a count the file could not hold (decision 0838).
+func TestSnapshotFiles(t *testing.T) {
+	roots := [2]string{"/p", "/u"}
+	recs := make([]snapRecord, 40)
+	for i := range recs {
+		recs[i] = snapRecord{scope: ScopeProject, rel: fmt.Sprintf("n%02d.md", i), typ: TypeUser, title: "t", body: strings.Repeat("b", 100)}
+	}
+	data := encodeSnapshot("v", roots, recs, nil)
+	size := int64(len(data))
+	// A count of 2³⁰ files in a 60-byte file: refused, not believed.
+	hostile := encodeSnapshot("v", roots, nil, nil)
+	hostile = hostile[:len(hostile)-2] // drop the empty count and extra
+	hostile = binary.AppendUvarint(hostile, 1<<30)
+	headLen := len(encodeSnapshot("v", roots, nil, nil)) - 2 // the bytes before the count
+	type want struct {
+		N  int
+		OK bool
+	}
+	for _, tc := range []struct {
+		name  string
+		head  []byte
+		size  int64
+		tag   string
+		roots [2]string
+		want  want
+	}{
+		{"whole file", data, size, "v", roots, want{40, true}},
+		{"first bytes", data[:headLen+1], size, "v", roots, want{40, true}},
+		{"cut in the count", data[:headLen], size, "v", roots, want{}},
+		{"cut in the header", data[:20], size, "v", roots, want{}},
+		{"empty", nil, size, "v", roots, want{}},
+		{"other tag", data, size, "w", roots, want{}},
+		{"other roots", data, size, "v", [2]string{"/q", "/u"}, want{}},
+		{"not a snapshot", []byte("memrsnaX" + string(data[8:])), size, "v", roots, want{}},
+		{"more files than the size holds", hostile, int64(len(hostile)), "v", roots, want{}},
+		{"jobs larger than the file", data, 40*int64(unsafe.Sizeof(job{})) - 1, "v", roots, want{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, ok := snapshotFiles(tc.head, tc.size, tc.tag, tc.roots)
+			if diff := cmp.Diff(tc.want, want{n * btoi(ok), ok}); diff != "" {
+				t.Errorf("snapshotFiles (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSnapshotHintOutgrown: a tree that grew past the snapshot's file
+// count and the walk's margin for new files (decision 0838) is walked
+// whole, and a fresh catalog seeded from the old snapshot finds what a
+// scan without a snapshot finds.
+func TestSnapshotHintOutgrown(t *testing.T) {
+	roots := snapTree(t)
+	file := filepath.Join(t.TempDir(), "x.snap")
+	c := snapCatalog(roots, file, "v")
+	if _, err := c.Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitSnapshot()
+	for i := range 100 { // far past 4 + 4/16 + 16
+		writeFile(t, roots.Project, fmt.Sprintf("d%d/n%03d.md", i%7, i), topic("user", fmt.Sprint("N", i), "added later"), time.Duration(i)*time.Minute)
+	}
+	fresh := snapCatalog(roots, file, "v")
+	got, err := fresh.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.WaitSnapshot()
+	if st := fresh.SnapshotStats(); st.Loaded != 3 {
+		t.Fatalf("stats %+v, want the 3 documents of the old snapshot loaded", st)
+	}
+	want := scanRoots(t, roots)
+	if diff := cmp.Diff(snap(want), snap(got)); diff != "" {
+		t.Errorf("seeded scan differs from a fresh scan (-fresh +seeded):\n%s", diff)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // titlesExtra is a SnapshotExtra that stores the documents' titles, so a
@@ -431,7 +529,7 @@ func TestSnapshotOrder(t *testing.T) {
 			}
 			// The loader's own answer, on a catalog of its own: the
 			// stored documents as the result's order, or nothing.
-			_, sorted := snapCatalog(roots, file, "v1").loadSnapshot()
+			_, sorted := snapCatalog(roots, file, "v1").loadSnapshot(nil)
 			var seeded []string
 			for _, d := range sorted {
 				seeded = append(seeded, filepath.ToSlash(d.RelPath))

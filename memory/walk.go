@@ -70,6 +70,12 @@ type walker struct {
 	// its stat would be wasted. The loader clears it when it finds
 	// nothing to seed (snapLoad.seeds).
 	statNew *atomic.Bool
+	// files, when not nil and above zero, is how many files the snapshot
+	// loading beside the walk holds (snapLoad.files): when the jobs must
+	// grow, appendJob makes room for that many at once instead of
+	// doubling on the way (decision 0838). Only a capacity: the walk
+	// lists what it lists, whatever the count says.
+	files *atomic.Int64
 }
 
 // maxOpenDirs bounds the directory descriptors a scan keeps open for its
@@ -408,7 +414,16 @@ func (w *walker) keepPath(b []byte) string {
 // 3,200 at 10,000 topics; docs/decisions/0830-snapshot-in-a-fresh-process.md).
 func (w *walker) appendJob(j job) *job {
 	if len(w.jobs) == cap(w.jobs) {
-		grown := make([]job, len(w.jobs), max(2*cap(w.jobs), 64))
+		size := max(2*cap(w.jobs), 64)
+		if w.files != nil {
+			if n := int(w.files.Load()); n >= len(w.jobs) {
+				// The snapshot's files and a few new ones, in one
+				// array: a tree that has not changed much since the
+				// snapshot needs no other (decision 0838).
+				size = max(n+n/16+16, len(w.jobs)+1)
+			}
+		}
+		grown := make([]job, len(w.jobs), size)
 		prefaultSlice(grown[:cap(grown)])
 		copy(grown, w.jobs)
 		w.jobs = grown
