@@ -34,8 +34,15 @@ type Manifest struct {
 // still considered. A nil document, a repeated ID or a key already taken by
 // an earlier document is skipped too, so every key names exactly one ID.
 func BuildManifest(docs []*memory.Document) *Manifest {
-	m := &Manifest{index: make(map[string]memory.ID, len(docs))}
+	m := &Manifest{index: make(map[string]memory.ID, len(docs)),
+		keys: make([]string, 0, len(docs)), docs: make([]*memory.Document, 0, len(docs))}
+	// Room for a typical line per document up front, up to the bound: a
+	// builder grown by appending clears and copies every smaller array on
+	// the way, about twice the text's pages, and in a fresh process each
+	// page is a first touch (decision 0838). Grow leaves the memory
+	// uncleared; only what the lines write is touched.
 	var b strings.Builder
+	b.Grow(min(MaxManifestBytes, manifestLineGuess*len(docs)))
 	m.skipped = packManifest(docs, m.index, func(d *memory.Document, key string, line []byte) {
 		b.Write(line)
 		m.keys = append(m.keys, key)
@@ -44,6 +51,12 @@ func BuildManifest(docs []*memory.Document) *Manifest {
 	m.text = b.String()
 	return m
 }
+
+// manifestLineGuess is the bytes BuildManifest reserves per document: a
+// typical line, a short path and a description of a sentence or two
+// (MaxDescriptionRunes allows far more). Longer lines only make the
+// builder grow, as it did before it reserved anything.
+const manifestLineGuess = 256
 
 // ManifestSize is BuildManifest(docs).Len() and len(BuildManifest(docs).Text())
 // without building the manifest's text or lists: for a caller that
