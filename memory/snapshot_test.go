@@ -399,6 +399,36 @@ func TestSnapshotHintOutgrown(t *testing.T) {
 	}
 }
 
+// TestLocalClean: the one-pass check of a record's path agrees with
+// filepath.IsLocal and filepath.Clean on every path of up to seven bytes
+// over "a", "." and "/" (every arrangement of elements, separators and
+// dots that short), and on rapid's strings.
+func TestLocalClean(t *testing.T) {
+	want := func(rel string) bool {
+		p := filepath.FromSlash(rel)
+		return filepath.IsLocal(p) && filepath.Clean(p) == p
+	}
+	var all func(prefix string, n int)
+	all = func(prefix string, n int) {
+		if got := localClean(prefix); got != want(prefix) {
+			t.Errorf("localClean(%q) = %v, want %v", prefix, got, !got)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range []string{"a", ".", "/"} {
+			all(prefix+c, n-1)
+		}
+	}
+	all("", 7)
+	rapid.Check(t, func(rt *rapid.T) {
+		rel := rapid.StringMatching(`[a./é\\]{0,24}`).Draw(rt, "rel")
+		if got := localClean(rel); got != want(rel) {
+			rt.Fatalf("localClean(%q) = %v, want %v", rel, got, !got)
+		}
+	})
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
