@@ -2,6 +2,7 @@ package score
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sync"
 	"unicode/utf8"
 )
@@ -280,14 +281,38 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 			return false
 		case classWord:
 			start := i
-			end, n, folds, ok := rawWordEnd(s, i)
+			var end, n int
+			var folds, ok bool
+			if i+8 <= len(s) && s[i] < utf8.RuneSelf {
+				// rawWordEnd's first step, in line (decision 0228): an
+				// ASCII word of fewer than eight bytes that ends at an
+				// ASCII byte.
+				x := load64(s[i : i+8])
+				if nw := nonWordBytes(x) | x&0x8080808080808080; nw != 0 {
+					if j := i + bits.TrailingZeros64(nw)/8; s[j] < utf8.RuneSelf {
+						end, n, ok = j, j-i, rawASCII[s[j]] != classUnsure
+					}
+				}
+			}
+			if end == 0 { // (the step's end lies past s[i], a word byte)
+				end, n, folds, ok = rawWordEnd(s, i)
+			}
 			if !ok {
 				return false
 			}
 			i = end
 			ascii := n == i-start // a code point a byte
 			if n >= minWordRunes {
-				applyWord(q, s[start:i], folds, ascii, f, buf, masks)
+				if ascii {
+					// applyWord's ASCII case, with its prefilter in
+					// line: most words fail it (an ASCII word never
+					// folds).
+					if q.mayMatchASCII(s[start:i]) {
+						q.applyASCII(s[start:i], f, buf, masks)
+					}
+				} else {
+					applyWord(q, s[start:i], folds, ascii, f, buf, masks)
+				}
 			}
 			if joined {
 				parts++
