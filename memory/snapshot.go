@@ -29,8 +29,9 @@ import (
 // snapshotFormat is the version of the encoding; a snapshot of another
 // version is ignored. 2: the path is rebuilt from the root and the
 // relative path instead of stored, and the caller's extra data
-// (WithSnapshot's SnapshotExtra) follows the records.
-const snapshotFormat = 2
+// (WithSnapshot's SnapshotExtra) follows the records. 3: the checksum is
+// CRC-32 (IEEE), not CRC-32C (snapshotSum).
+const snapshotFormat = 3
 
 // snapshotMagic opens every snapshot file.
 const snapshotMagic = "memrsnap"
@@ -573,12 +574,16 @@ func snapshotHeader(tag string) string {
 	return fmt.Sprintf("format=%d unicode=%s tag=%s", snapshotFormat, unicode.Version, tag)
 }
 
-// castagnoli is the CRC-32C table, built on first use rather than at
-// package init: on amd64 building it costs 1.3 M instructions, which every
-// process paid, snapshot or not (docs/decisions/0801-start-up-cost.md).
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// snapshotSum is the snapshot's checksum, CRC-32 with the IEEE
+// polynomial. Both CRCs run at the same speed here, but the first use of
+// CRC-32C in a process builds its combining tables (1.3 M instructions,
+// about 335 µs of CPU in a fresh process on this VM), where CRC-32 only
+// checks the CPU and builds a small table (about 31 µs): every fresh
+// process with a snapshot paid the difference before its first result
+// (docs/decisions/0839-snapshot-crc32-ieee.md).
+func snapshotSum(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
 
-// encodeSnapshot encodes records: the magic, the CRC-32C of the rest, then
+// encodeSnapshot encodes records: the magic, the CRC-32 of the rest, then
 // the header, the two roots, the record count, the records (strings
 // length-prefixed, integers as varints; no path) and the extra data.
 func encodeSnapshot(tag string, roots [2]string, recs []snapRecord, extra []byte) []byte {
@@ -620,7 +625,7 @@ func encodeSnapshot(tag string, roots [2]string, recs []snapRecord, extra []byte
 	}
 	b = binary.AppendUvarint(b, uint64(len(extra)))
 	b = append(b, extra...)
-	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], crc32.Checksum(b[len(snapshotMagic)+4:], castagnoli()))
+	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], snapshotSum(b[len(snapshotMagic)+4:]))
 	return b
 }
 
@@ -717,7 +722,7 @@ func decodeRecords(data []byte, tag string, roots [2]string, start func(n int), 
 	if len(data) < head || string(data[:len(snapshotMagic)]) != snapshotMagic {
 		return nil, ErrSnapshotCorrupt
 	}
-	if crc32.Checksum(data[head:], castagnoli()) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
+	if snapshotSum(data[head:]) != binary.LittleEndian.Uint32(data[len(snapshotMagic):]) {
 		return nil, ErrSnapshotCorrupt
 	}
 	r := &snapReader{b: data[head:]}
