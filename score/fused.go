@@ -259,8 +259,15 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 	// the current word run belongs to, parts how many word runs it has so
 	// far, joined says the previous run ended in a joiner (joinedAt);
 	// compoundFolds says a run of the name holds a letter that folds,
-	// compoundASCII that all of them are ASCII.
-	compound, parts, joined, compoundFolds, compoundASCII := 0, 0, false, false, false
+	// compoundASCII that all of them are ASCII. They are fields of one
+	// struct of five, which the compiler keeps in memory: only a word
+	// run reads or writes them, and as five variables they were stored
+	// to the stack at every step of the loop, a separator's or a CJK
+	// run's too (decision 0228).
+	var c struct {
+		compound, parts                      int
+		joined, compoundFolds, compoundASCII bool
+	}
 	for i := 0; i < len(s); {
 		// ASCII (the spaces and words between the runs of mixed text)
 		// without rawClass's call.
@@ -314,23 +321,23 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 					applyWord(q, s[start:i], folds, ascii, f, buf, masks)
 				}
 			}
-			if joined {
-				parts++
-				compoundFolds = compoundFolds || folds
-				compoundASCII = compoundASCII && ascii
+			if c.joined {
+				c.parts++
+				c.compoundFolds = c.compoundFolds || folds
+				c.compoundASCII = c.compoundASCII && ascii
 			} else {
-				compound, parts, compoundFolds, compoundASCII = start, 1, folds, ascii
+				c.compound, c.parts, c.compoundFolds, c.compoundASCII = start, 1, folds, ascii
 			}
 			// (An unsure code point after the joiner ends the pass
 			// when the loop reaches it.)
-			if joined = joinedAt(s, i, rawClass); joined {
+			if c.joined = joinedAt(s, i, rawClass); c.joined {
 				i++ // the joiner; the next run continues the compound
 				continue
 			}
-			if parts > 1 {
-				applyWord(q, s[compound:i], compoundFolds, compoundASCII, f, buf, masks)
+			if c.parts > 1 {
+				applyWord(q, s[c.compound:i], c.compoundFolds, c.compoundASCII, f, buf, masks)
 			}
-			parts = 0
+			c.parts = 0
 		case classCJK:
 			// The bigrams of the CJK run (see emitBigrams). Every code
 			// point rawClass files as CJK has three bytes and is one
