@@ -428,6 +428,38 @@ func TestLocalClean(t *testing.T) {
 	})
 }
 
+// TestUvarint: the snapshot's varint decoder gives what binary.Uvarint
+// gives, value and length, for every value's encoding at every length
+// from one to ten bytes, for non-minimal encodings, cut and overlong
+// input, and for rapid's byte strings biased to continuation bytes.
+func TestUvarint(t *testing.T) {
+	check := func(t interface{ Fatalf(string, ...any) }, b []byte) {
+		v, n := uvarint(b)
+		wv, wn := binary.Uvarint(b)
+		if v != wv || n != wn {
+			t.Fatalf("uvarint(% x) = %d, %d; binary.Uvarint gives %d, %d", b, v, n, wv, wn)
+		}
+	}
+	for bit := range 64 {
+		for _, v := range []uint64{1 << bit, 1<<bit - 1, 1<<bit + 1, ^uint64(0) >> bit} {
+			b := binary.AppendUvarint(nil, v)
+			for _, tail := range [][]byte{nil, {0}, {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}} {
+				whole := append(append([]byte(nil), b...), tail...)
+				for cut := range len(whole) + 1 {
+					check(t, whole[:cut])
+				}
+			}
+		}
+	}
+	check(t, []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02}) // overflow
+	check(t, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	check(t, []byte{0x80, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06}) // not minimal
+	rapid.Check(t, func(rt *rapid.T) {
+		b := rapid.SliceOfN(rapid.OneOf(rapid.Byte(), rapid.ByteRange(0x80, 0xff), rapid.SampledFrom([]byte{0, 1, 0x7f, 0x80, 0x81, 0xff})), 0, 14).Draw(rt, "b")
+		check(rt, b)
+	})
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
