@@ -168,6 +168,40 @@ func TestCheckTextSequenceRuns(t *testing.T) {
 	}
 }
 
+// TestCheckTextThreeByteRuns holds checkText to its definition on three-
+// byte sequences in each of the four slots of threeByteRun's twelve-byte
+// step, after a pair of valid sequences (the step validUTF8 takes before
+// it) and 0 to 2 ASCII bytes, with a run of kanji after: every lead E0–EF
+// with every second byte and the edges of the third, and every third
+// byte after the edges of the second.
+func TestCheckTextThreeByteRuns(t *testing.T) {
+	check := func(p []byte) {
+		cr, err := checkText(p)
+		wcr, werr := checkTextRef(p)
+		if err != werr || cr != wcr {
+			t.Fatalf("checkText(%q) = %v, %v; want %v, %v", p, cr, err, wcr, werr)
+		}
+	}
+	edges := []int{0x00, 0x41, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xE3, 0xFF}
+	try := func(c, b1, b2 int) {
+		for pre := range 3 {
+			for slot := range 4 {
+				run := []byte("漢字漢字漢字漢字漢字")
+				run[3*slot], run[3*slot+1], run[3*slot+2] = byte(c), byte(b1), byte(b2)
+				check(append([]byte("ab"[:pre]+"漢字"), run...))
+			}
+		}
+	}
+	for c := 0xE0; c <= 0xEF; c++ {
+		for b := range 256 {
+			for _, e := range edges {
+				try(c, b, e)
+				try(c, e, b)
+			}
+		}
+	}
+}
+
 // TestCheckTextWordPositions puts each byte value, and each pair of a few
 // bytes (NUL, CR, non-ASCII, near misses), at every position of a run of
 // ASCII long enough for the 32-byte step, so that every lane of every word
