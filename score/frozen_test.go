@@ -204,7 +204,8 @@ func TestFrozenHostile(t *testing.T) {
 }
 
 // FuzzFrozen: any data either loads or is ErrFrozenCorrupt, and an index
-// that loaded it ranks without panicking.
+// that loaded it ranks without panicking, and encodes again (a snapshot
+// writer's EncodeFrozen over what it loaded) to data that loads.
 func FuzzFrozen(f *testing.F) {
 	docs, data := frozenSample(f)
 	f.Add(data)
@@ -220,6 +221,9 @@ func FuzzFrozen(f *testing.F) {
 		}
 		ix.Rank(NewQuery("deploy grafana usage create_issue 服务器 部署", []string{"create_issue"}), docs)
 		ix.Rank(NewQuery("schema", nil), docs[:1])
+		if _, err := decodeFrozen(ix.EncodeFrozen(docs), len(docs)); err != nil {
+			t.Fatalf("an encoding of loaded data fails decodeFrozen: %v", err)
+		}
 	})
 }
 

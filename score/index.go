@@ -28,7 +28,7 @@ import (
 // are the same either way.
 //
 // An Index is safe for concurrent use; Rank calls are serialised, and Warm
-// takes the lock in short chunks. It is meant to serve one catalog: callers
+// and EncodeFrozen take the lock in short chunks. It is meant to serve one catalog: callers
 // that alternate between different document sets make each other's
 // documents look removed and pay to index them again.
 type Index struct {
@@ -53,6 +53,21 @@ type Index struct {
 	// refreeze says Relayout is due.
 	damage   int64
 	refreeze bool
+	// changes counts the changes to what an encoding copies out (entries,
+	// slots, terms, lists, base): every path that changes them bumps it,
+	// so that EncodeFrozen, which copies them in several holds of the
+	// lock, knows whether the index stood still between its holds
+	// (decision 0836).
+	changes uint64
+	// encodeChunk is how many terms (an eighth as many documents, four
+	// times as many slots or list headers) EncodeFrozen copies per hold
+	// of the lock;
+	// copyRestarts and copyLocked count its copies started again because
+	// the index changed, and those it then made in one hold. Tests lower
+	// the first to interleave every hold.
+	encodeChunk  int
+	copyRestarts int64
+	copyLocked   int64
 	// stale and total count postings, to decide when to compact.
 	stale, total int
 	// compactAfter is the least number of stale postings worth a
@@ -156,6 +171,9 @@ const (
 	// enough to balance two goroutines, large enough that the shared
 	// counter is touched rarely.
 	defaultBlock = 32
+	// defaultEncodeChunk: 4,096 terms of a map walk, or 512 document
+	// look-ups, take a few hundred µs of CPU here (decision 0836).
+	defaultEncodeChunk = 1 << 12
 )
 
 // rankKey is a match reduced to what orders it.
@@ -194,8 +212,9 @@ func NewIndex() *Index {
 		parallelAfter: defaultParallelAfter,
 		// One scorer per core: a cold Rank is CPU-bound and has nothing
 		// else to wait for (issue 12: as many workers as cores).
-		scorers: max(runtime.GOMAXPROCS(0), 1),
-		block:   defaultBlock,
+		scorers:     max(runtime.GOMAXPROCS(0), 1),
+		block:       defaultBlock,
+		encodeChunk: defaultEncodeChunk,
 	}
 }
 
@@ -646,6 +665,7 @@ func (ix *Index) sync(docs []*memory.Document, indexAll bool) {
 
 // add prepares d and indexes it in a free slot.
 func (ix *Index) add(d *memory.Document) *entry {
+	ix.changes++
 	var s int32
 	if n := len(ix.free); n > 0 {
 		s = ix.free[n-1]
@@ -697,6 +717,7 @@ func (ix *Index) evictUnseen() {
 		if e.seen == ix.epoch {
 			continue
 		}
+		ix.changes++
 		sl := &ix.slots[e.slot]
 		ix.stale += int(sl.postings)
 		sl.prep, sl.postings = nil, 0
@@ -718,6 +739,7 @@ func (ix *Index) evictUnseen() {
 // compact rebuilds the term table without stale postings and empty lists.
 // An index with a base is laid out again instead (Relayout).
 func (ix *Index) compact() {
+	ix.changes++
 	terms := make(map[string]int32, len(ix.terms))
 	lists := make([][]posting, 0, len(ix.lists))
 	for k, id := range ix.terms {
