@@ -886,6 +886,22 @@ func (g stuckSelector) Select(context.Context, model.Request) ([]string, error) 
 	return nil, nil
 }
 
+// stuckSession makes a server of opts with one session, qwen's "a",
+// whose first prompt's plan is in its selector call, which answers only
+// once release is closed: the session's engine cannot shut down before.
+func stuckSession(opts Options) (s *Server, se *session, release chan struct{}) {
+	called := make(chan struct{}, 1)
+	release = make(chan struct{})
+	opts.Selector = stuckSelector{called, release}
+	s = newServer(opts)
+	s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy")))
+	<-called // the plan's selector call has begun
+	s.mu.Lock()
+	se = s.sessions[sessionKey{agent.Qwen, "a"}]
+	s.mu.Unlock()
+	return s, se, release
+}
+
 // TestSessionEndDoesNotWaitForShutdown: a SessionEnd is answered once its
 // session is out of the server, not after its engine has shut down, which
 // waits for the engine's selector calls and for the corpus's snapshot
@@ -893,15 +909,7 @@ func (g stuckSelector) Select(context.Context, model.Request) ([]string, error) 
 // agent waits for its SessionEnd hook when it exits. shutdownSessions
 // still waits for the engine.
 func TestSessionEndDoesNotWaitForShutdown(t *testing.T) {
-	opts := claudeOpts(t, copyTree(t))
-	called, release := make(chan struct{}, 1), make(chan struct{})
-	opts.Selector = stuckSelector{called, release}
-	s := newServer(opts)
-	s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy")))
-	<-called // the plan's selector call has begun
-	s.mu.Lock()
-	se := s.sessions[sessionKey{agent.Qwen, "a"}]
-	s.mu.Unlock()
+	s, se, release := stuckSession(claudeOpts(t, copyTree(t)))
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
@@ -964,14 +972,7 @@ func TestSweepDoesNotWaitForShutdown(t *testing.T) {
 	clock, advance := fakeClock()
 	opts := claudeOpts(t, copyTree(t))
 	opts.Now = clock
-	called, release := make(chan struct{}, 1), make(chan struct{})
-	opts.Selector = stuckSelector{called, release}
-	s := newServer(opts)
-	s.Handle(event("qwen", "a", "UserPromptSubmit", prompt("deploy")))
-	<-called // the plan's selector call has begun
-	s.mu.Lock()
-	se := s.sessions[sessionKey{agent.Qwen, "a"}]
-	s.mu.Unlock()
+	s, se, release := stuckSession(opts)
 	advance(DefaultSessionIdle + time.Second)
 	swept := make(chan struct{})
 	go func() {
