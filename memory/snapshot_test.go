@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -458,6 +459,40 @@ func TestUvarint(t *testing.T) {
 		b := rapid.SliceOfN(rapid.OneOf(rapid.Byte(), rapid.ByteRange(0x80, 0xff), rapid.SampledFrom([]byte{0, 1, 0x7f, 0x80, 0x81, 0xff})), 0, 14).Draw(rt, "b")
 		check(rt, b)
 	})
+}
+
+// TestAppendJobSizedBySnapshot: the walk's jobs grow to the snapshot's
+// file count and a sixteenth more when the count has arrived and the
+// walk has not passed it; before it arrives, past it, or without a
+// snapshot they double from 64 as before (decision 0838).
+func TestAppendJobSizedBySnapshot(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		hint          int64 // -1: no snapshot load
+		have, wantCap int
+	}{
+		{"no snapshot", -1, 0, 64},
+		{"count not arrived", 0, 0, 64},
+		{"count arrived first", 10000, 0, 10641},
+		{"count arrived during the walk", 10000, 4096, 10641},
+		{"walk at the count", 10000, 10641, 21282},
+		{"walk past the count", 100, 128, 256},
+		{"small tree", 3, 0, 19},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w walker
+			var files atomic.Int64
+			if tc.hint >= 0 {
+				files.Store(tc.hint)
+				w.files = &files
+			}
+			w.jobs = make([]job, tc.have)
+			w.appendJob(job{rel: "x"})
+			if got := cap(w.jobs); got != tc.wantCap || len(w.jobs) != tc.have+1 || w.jobs[tc.have].rel != "x" {
+				t.Errorf("after appending to %d jobs: len %d cap %d, want len %d cap %d", tc.have, len(w.jobs), got, tc.have+1, tc.wantCap)
+			}
+		})
+	}
 }
 
 func btoi(b bool) int {

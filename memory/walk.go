@@ -416,7 +416,7 @@ func (w *walker) appendJob(j job) *job {
 	if len(w.jobs) == cap(w.jobs) {
 		size := max(2*cap(w.jobs), 64)
 		if w.files != nil {
-			if n := int(w.files.Load()); n >= len(w.jobs) {
+			if n := int(w.files.Load()); n > 0 && n >= len(w.jobs) {
 				// The snapshot's files and a few new ones, in one
 				// array: a tree that has not changed much since the
 				// snapshot needs no other (decision 0838).
