@@ -219,11 +219,12 @@ type snapLoad struct {
 	// false are used all the same; any interleaving gives the same
 	// result, only the number of stats differs.
 	seeds atomic.Bool
-	// files is the number of files the snapshot holds, set as soon as
-	// its checksum, header and roots have passed and before its records
-	// decode, for the walk beside it to size its array of jobs once
-	// (walker.files, decision 0838); 0 until then, and for good when
-	// the count is implausible for the file's size.
+	// files is the number of files the snapshot says it holds, read
+	// from the file's first bytes before the rest is read or checked
+	// (snapshotFiles), for the walk beside it to size its array of jobs
+	// once (walker.files, decision 0838); 0 until then, and for good
+	// when the header is not this catalog's or the count is implausible
+	// for the file's size.
 	files atomic.Int64
 }
 
@@ -895,9 +896,11 @@ func validSnapRecord(rec *snapRecord, roots [2]string) bool {
 // the relative path rel in the system's separators, the check of every
 // record's path. Where the separator is "/" it is one pass over rel: a
 // path both local and clean is "." or a row of elements none of which is
-// empty, "." or "..". filepath.Clean made a copy of each path as it went,
-// the largest cost of decoding a snapshot's records (decision 0838);
-// TestLocalClean checks the two agree on every short path.
+// empty, "." or "..". filepath.Clean rewrites the path a byte at a time
+// (a call per byte into its lazy buffer, which allocates only when the
+// path changes), and that was the largest cost of decoding a snapshot's
+// records (decision 0838); TestLocalClean checks the two agree on every
+// short path.
 func localClean(rel string) bool {
 	if filepath.Separator != '/' {
 		p := filepath.FromSlash(rel)
