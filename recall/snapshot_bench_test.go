@@ -210,23 +210,14 @@ func BenchmarkColdSnapshotQueue(b *testing.B) {
 			b.ReportAllocs()
 			var with, without, withCPU, withoutCPU, withScan, withoutScan time.Duration
 			side := func(dir string) (time.Duration, time.Duration, time.Duration) {
-				c0, t0 := cputime.Now(), time.Now()
-				e := New(Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir})
-				p := e.Query(context.Background(), q)
-				<-p.published
-				inj := p.Initial(context.Background())
-				c1, t1 := cputime.Now(), time.Now()
-				tr := p.Trace()
-				if inj.Phase != telemetry.PhaseFast || len(inj.Docs) == 0 || tr.Scanned != n {
-					b.Fatalf("cold query: phase %v, %d docs, %d scanned", inj.Phase, len(inj.Docs), tr.Scanned)
-				}
+				e, tr, wall, cpu := coldQuery(b, Options{ProjectDir: project, UserDir: user, Selector: waitSelector, SnapshotDir: dir}, q, n)
 				e.Shutdown()
 				if dir != "" {
 					if st := e.SnapshotStats(); st.Written != 1 {
 						b.Fatalf("snapshot: %+v, want one written", st)
 					}
 				}
-				return t1.Sub(t0), c1 - c0, tr.Scan
+				return wall, cpu, tr.Scan
 			}
 			first := true // the sides take turns at running first
 			for b.Loop() {
