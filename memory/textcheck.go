@@ -69,8 +69,14 @@ func validUTF8(p []byte) bool {
 				if k1, k2 := v&0x200F, v>>24&0x200F; k1 != 0 && k1 != 0x200D && k2 != 0 && k2 != 0x200D {
 					i += 6
 					// A run of them (kana, kanji, Hangul): four
-					// sequences a step, from two overlapping words.
-					i = threeByteRun(p, i)
+					// sequences a step, from two overlapping words. Only
+					// where the next sequence's lead (v's seventh byte)
+					// and the fourth's are three-byte leads: mixed text's
+					// runs of two or three code points would pay the
+					// step's loads and fail it.
+					if v>>48&0xF0 == 0xE0 && i+14 <= n && p[i+9]&0xF0 == 0xE0 {
+						i = threeByteRun(p, i)
+					}
 					continue
 				}
 			}
@@ -125,7 +131,11 @@ func validUTF8(p []byte) bool {
 // (decision 0229). The leads' low nibbles are gathered into four byte
 // lanes, and a lane's high bit is set by adding 0x7F exactly when the lane
 // is nonzero (no lane exceeds 0x0F, so no carry crosses lanes); the lane
-// XORed with 0x0D tests "not ED" the same way.
+// XORed with 0x0D tests "not ED" the same way. It is not inlined: in
+// validUTF8's loop its state cost the other steps registers, and mixed
+// text, which rarely enters it, more instructions than it saved.
+//
+//go:noinline
 func threeByteRun(p []byte, i int) int {
 	const (
 		shape = 0xC0C0F0C0C0F0 // two three-byte sequences: 1110xxxx 10xxxxxx 10xxxxxx
