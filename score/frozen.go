@@ -621,29 +621,106 @@ func (ix *Index) install(f *frozen, docs []*memory.Document) {
 // laid out too, after them (evicting is Rank's business), so that freezing
 // part of a tree never makes the rest be tokenised again. An engine calls
 // it as its warm-up indexes the tree. It reports whether it laid
-// anything out (false when every posting was in the base already).
+// anything out (false when every posting was in the base already). Like
+// EncodeFrozen it takes the lock only in short holds (decision 0836), so
+// a query that ranks meanwhile answers from the index as it was.
 func (ix *Index) Freeze(docs []*memory.Document) bool {
+	return ix.freeze(docs, nil)
+}
+
+// freeze is Freeze with the copies' account kept in st, when not nil
+// (whose between also runs before the hold that puts the new base in
+// place).
+func (ix *Index) freeze(docs []*memory.Document, st *copyStats) bool {
 	ix.Warm(docs)
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.base != nil && len(ix.lists) == 0 && ix.stale == 0 {
-		// Everything is in the base already (an index loaded from a
-		// snapshot, or frozen since): Warm added nothing, nothing to lay
-		// out again.
-		return false
-	}
 	in := make(map[*memory.Document]bool, len(docs))
 	for _, d := range docs {
 		in[d] = true
 	}
+	due := func() bool { return !ix.frozenWhole() }
+	return ix.layOut(due, func() []*memory.Document { return ix.freezeList(docs, in) }, st)
+}
+
+// layOut lays the documents list returns out as the index's new base
+// when due reports true, and reports whether it did; both run with the
+// lock held. As EncodeFrozen, it copies the index in short holds and lays
+// the base out without the lock, and puts it in place in one short hold
+// if the index has not changed since the copy (decision 0836). After
+// maxCopyTries changes it lays the base out in one hold, as before.
+func (ix *Index) layOut(due func() bool, list func() []*memory.Document, st *copyStats) bool {
+	for range maxCopyTries {
+		ix.mu.Lock()
+		h := st.start()
+		if !due() {
+			h.stop()
+			ix.mu.Unlock()
+			return false
+		}
+		all := list()
+		before := ix.changes
+		h.stop()
+		ix.mu.Unlock()
+		c, at := ix.copyFrozen(all, st)
+		if at != before {
+			continue // the list may be out of date
+		}
+		// The new base and its slots, built aside: nothing else sees
+		// next until it is adopted.
+		next := &Index{entries: make(map[*memory.Document]*entry, len(all))}
+		next.install(viewFrozen(encodeFrozen(c.collect())), all)
+		if st != nil && st.between != nil {
+			st.between()
+		}
+		ix.mu.Lock()
+		h = st.start()
+		if ix.changes == at {
+			ix.adopt(next)
+			h.stop()
+			ix.mu.Unlock()
+			return true
+		}
+		h.stop()
+		ix.mu.Unlock()
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if !due() {
+		return false
+	}
+	ix.freezeLocked(list())
+	return true
+}
+
+// frozenWhole reports whether every posting is in the base already (an
+// index loaded from a snapshot, or frozen since, that Warm added nothing
+// to): nothing to lay out again. The caller holds the lock.
+func (ix *Index) frozenWhole() bool {
+	return ix.base != nil && len(ix.lists) == 0 && ix.stale == 0
+}
+
+// freezeList is what Freeze lays out: docs, then the documents the index
+// holds that are not in docs (in). The caller holds the lock.
+func (ix *Index) freezeList(docs []*memory.Document, in map[*memory.Document]bool) []*memory.Document {
 	all := append([]*memory.Document(nil), docs...)
 	for _, d := range ix.held() {
 		if !in[d] {
 			all = append(all, d)
 		}
 	}
-	ix.freezeLocked(all)
-	return true
+	return all
+}
+
+// adopt makes the index hold what next, an index that install has just
+// made from a base laid out from this index's present state, holds: the
+// end of freezeLocked, with the base and its slots built without the
+// lock. The caller holds the lock.
+func (ix *Index) adopt(next *Index) {
+	ix.changes++
+	ix.damage += ix.base.damageCount()
+	ix.entries, ix.slots, ix.free, ix.base = next.entries, next.slots, next.free, next.base
+	ix.stale, ix.total = next.stale, next.total
+	ix.terms = make(map[string]int32)
+	ix.lists, ix.refreeze = nil, false
 }
 
 // held lists the documents the index holds, by slot. The caller holds the
@@ -684,15 +761,10 @@ func (ix *Index) freezeLocked(docs []*memory.Document) {
 // that ranks a changing tree calls Relayout once it has its answer,
 // whenever RelayoutDue reports true (the engine does, beside the rest of
 // the plan; decisions 0125 and 0906). Until then the index answers as
-// before and keeps the evicted documents' postings.
+// before and keeps the evicted documents' postings. It takes the lock
+// only in short holds, as Freeze does.
 func (ix *Index) Relayout() bool {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if !ix.refreeze {
-		return false
-	}
-	ix.freezeLocked(ix.held())
-	return true
+	return ix.layOut(func() bool { return ix.refreeze }, ix.held, nil)
 }
 
 // RelayoutDue reports whether a Relayout would lay the index out.
@@ -721,5 +793,6 @@ func (ix *Index) EncodeFrozen(docs []*memory.Document) []byte {
 // not nil.
 func (ix *Index) encodeCopied(docs []*memory.Document, st *copyStats) []byte {
 	ix.Warm(docs)
-	return encodeFrozen(ix.copyFrozen(docs, st).collect())
+	c, _ := ix.copyFrozen(docs, st)
+	return encodeFrozen(c.collect())
 }

@@ -201,7 +201,8 @@ func BenchmarkEncodeFrozenLockHold(b *testing.B) {
 				encode := func(ix *Index, sd *side) {
 					var st copyStats
 					t0 := time.Now()
-					meta, terms := ix.copyFrozen(s.docs, &st).collect()
+					c, _ := ix.copyFrozen(s.docs, &st)
+					meta, terms := c.collect()
 					data := encodeFrozen(meta, terms)
 					sd.encode += time.Since(t0)
 					if len(data) == 0 || len(meta) != len(s.docs) || len(terms) == 0 {

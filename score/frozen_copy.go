@@ -13,8 +13,8 @@ import (
 // What EncodeFrozen copies out under the index's lock, and how
 // (decision 0836). A posting list only grows while its term is live:
 // add appends to it, and the mask it may still OR in belongs to the
-// posting that same add appended. compact and freezeLocked build new
-// lists and leave the old arrays alone. A frozen base is never written
+// posting that same add appended. compact, freezeLocked and adopt put
+// new lists in place and leave the old arrays alone. A frozen base is never written
 // once installed. So a list header copied under the lock keeps
 // describing the same postings after the lock is given up, and the base
 // can be read without the lock at all: what must be copied under it is
@@ -22,8 +22,9 @@ import (
 // generations, the documents' slots, the list headers and the term map's
 // keys). The copy takes several holds; the change counter, bumped by
 // every path that changes any of it (add, evictUnseen, compact, install,
-// freezeLocked), says whether the index stood still between them, and
-// if it did not, the copy starts again.
+// freezeLocked, adopt), says whether the index stood still between them,
+// and if it did not, the copy starts again. Freeze and Relayout copy the
+// same way (layOut).
 
 // slotCopy is one slot as an encoding sees it: the position in the
 // encoding of the slot's document (−1 when it is not one of the
@@ -242,9 +243,10 @@ func (cp *copier) step() bool {
 // copyFrozen copies the index's state for an encoding of docs in short
 // holds of the lock, starting again when the index changed between two of
 // them (after indexing again the documents of docs it does not hold), and
-// after maxCopyTries such starts copies it in one hold. st, when not nil,
+// after maxCopyTries such starts copies it in one hold. It returns the
+// copy and the index's change count it was copied at. st, when not nil,
 // gets the holds' account.
-func (ix *Index) copyFrozen(docs []*memory.Document, st *copyStats) *frozenCopy {
+func (ix *Index) copyFrozen(docs []*memory.Document, st *copyStats) (*frozenCopy, uint64) {
 	var prev *frozenCopy
 	for range maxCopyTries {
 		ix.mu.Lock()
@@ -255,7 +257,7 @@ func (ix *Index) copyFrozen(docs []*memory.Document, st *copyStats) *frozenCopy 
 		ix.mu.Unlock()
 		cp.alloc(prev)
 		if c, ok := cp.run(changes, st); ok {
-			return c
+			return c, changes
 		}
 		prev = &cp.c
 		ix.mu.Lock()
@@ -286,7 +288,7 @@ func (ix *Index) copyFrozen(docs []*memory.Document, st *copyStats) *frozenCopy 
 	if st != nil {
 		st.locked = true
 	}
-	return c
+	return c, ix.changes
 }
 
 // run takes the copy's holds, one chunk each, and reports whether the

@@ -55,8 +55,8 @@ type Index struct {
 	refreeze bool
 	// changes counts the changes to what an encoding copies out (entries,
 	// slots, terms, lists, base): every path that changes them bumps it,
-	// so that EncodeFrozen, which copies them in several holds of the
-	// lock, knows whether the index stood still between its holds
+	// so that EncodeFrozen and Freeze, which copy them in several holds
+	// of the lock, know whether the index stood still between their holds
 	// (decision 0836).
 	changes uint64
 	// encodeChunk is how many terms (an eighth as many documents, four
