@@ -638,16 +638,18 @@ func (ix *Index) freeze(docs []*memory.Document, st *copyStats) bool {
 		in[d] = true
 	}
 	due := func() bool { return !ix.frozenWhole() }
-	return ix.layOut(due, func() []*memory.Document { return ix.freezeList(docs, in) }, st)
+	list := func(held []*memory.Document) []*memory.Document { return freezeList(docs, in, held) }
+	return ix.layOut(due, list, st)
 }
 
-// layOut lays the documents list returns out as the index's new base
-// when due reports true, and reports whether it did; both run with the
-// lock held. As EncodeFrozen, it copies the index in short holds and lays
+// layOut lays the documents list returns for the documents the index
+// holds out as the index's new base when due reports true, and reports
+// whether it did; due runs with the lock held, list without it. As
+// EncodeFrozen, it copies the index in short holds and lays
 // the base out without the lock, and puts it in place in one short hold
 // if the index has not changed since the copy (decision 0836). After
 // maxCopyTries changes it lays the base out in one hold, as before.
-func (ix *Index) layOut(due func() bool, list func() []*memory.Document, st *copyStats) bool {
+func (ix *Index) layOut(due func() bool, list func(held []*memory.Document) []*memory.Document, st *copyStats) bool {
 	for range maxCopyTries {
 		ix.mu.Lock()
 		h := st.start()
@@ -656,10 +658,11 @@ func (ix *Index) layOut(due func() bool, list func() []*memory.Document, st *cop
 			ix.mu.Unlock()
 			return false
 		}
-		all := list()
+		held := ix.held()
 		before := ix.changes
 		h.stop()
 		ix.mu.Unlock()
+		all := list(held)
 		c, at := ix.copyFrozen(all, st)
 		if at != before {
 			continue // the list may be out of date
@@ -687,7 +690,7 @@ func (ix *Index) layOut(due func() bool, list func() []*memory.Document, st *cop
 	if !due() {
 		return false
 	}
-	ix.freezeLocked(list())
+	ix.freezeLocked(list(ix.held()))
 	return true
 }
 
@@ -698,11 +701,11 @@ func (ix *Index) frozenWhole() bool {
 	return ix.base != nil && len(ix.lists) == 0 && ix.stale == 0
 }
 
-// freezeList is what Freeze lays out: docs, then the documents the index
-// holds that are not in docs (in). The caller holds the lock.
-func (ix *Index) freezeList(docs []*memory.Document, in map[*memory.Document]bool) []*memory.Document {
+// freezeList is what Freeze lays out: docs, then the documents of held
+// (those the index holds) that are not in docs (in).
+func freezeList(docs []*memory.Document, in map[*memory.Document]bool, held []*memory.Document) []*memory.Document {
 	all := append([]*memory.Document(nil), docs...)
-	for _, d := range ix.held() {
+	for _, d := range held {
 		if !in[d] {
 			all = append(all, d)
 		}
@@ -764,7 +767,8 @@ func (ix *Index) freezeLocked(docs []*memory.Document) {
 // before and keeps the evicted documents' postings. It takes the lock
 // only in short holds, as Freeze does.
 func (ix *Index) Relayout() bool {
-	return ix.layOut(func() bool { return ix.refreeze }, ix.held, nil)
+	same := func(held []*memory.Document) []*memory.Document { return held }
+	return ix.layOut(func() bool { return ix.refreeze }, same, nil)
 }
 
 // RelayoutDue reports whether a Relayout would lay the index out.
