@@ -6,10 +6,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memrecall/memrecall/internal/testenv"
 )
 
 // Race tests: a writer goroutine keeps changing the tree while scans run,
@@ -34,19 +35,9 @@ func raceBudget() time.Duration {
 // the budget is spent, calling check on every result.
 func raceLoop(t *testing.T, roots Roots, swap func(i int), check func(Result)) {
 	t.Helper()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			swap(i)
-		}
-	})
-	defer func() { close(stop); wg.Wait() }()
+	loops := testenv.NewLoops()
+	loops.Go(swap)
+	defer loops.Stop()
 	end := time.Now().Add(raceBudget())
 	for i := 0; i < raceIterations && time.Now().Before(end); i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), scanDeadline)

@@ -2,10 +2,10 @@ package score
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/memrecall/memrecall/internal/testenv"
 	"github.com/memrecall/memrecall/memory"
 	"pgregory.net/rapid"
 )
@@ -182,22 +182,9 @@ func TestEncodeFrozenBesideConcurrentCalls(t *testing.T) {
 	ix.compactAfter = 4
 	ix.Warm(docs)
 	q := NewQuery("deploy 部署", nil)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	loop := func(fn func(i int)) {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				fn(i)
-			}
-		})
-	}
-	loop(func(i int) { ix.Rank(q, docs[:len(docs)-i%7]) })
-	loop(func(i int) {
+	loops := testenv.NewLoops()
+	loops.Go(func(i int) { ix.Rank(q, docs[:len(docs)-i%7]) })
+	loops.Go(func(i int) {
 		switch i % 4 {
 		case 0:
 			ix.Rank(q, append(others[:i%len(others)], docs...))
@@ -212,8 +199,7 @@ func TestEncodeFrozenBesideConcurrentCalls(t *testing.T) {
 	for range 30 {
 		sameAsQuiet(t, ix.EncodeFrozen(docs), docs)
 	}
-	close(stop)
-	wg.Wait()
+	loops.Stop()
 	t.Logf("%d copies started again, %d made in one hold", ix.copyRestarts, ix.copyLocked)
 }
 
