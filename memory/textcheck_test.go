@@ -48,15 +48,23 @@ type fataler interface {
 	Fatalf(format string, args ...any)
 }
 
+// checkTextAgainstRef fails t when checkText differs from its definition
+// on p. The exhaustive tests call it millions of times, so it marks
+// itself a helper only on the way to a failure.
+func checkTextAgainstRef(t fataler, p []byte) {
+	cr, err := checkText(p)
+	wcr, werr := checkTextRef(p)
+	if err != werr || cr != wcr {
+		t.Helper()
+		t.Fatalf("checkText(%q) = %v, %v; want %v, %v", p, cr, err, wcr, werr)
+	}
+}
+
 // checkAgainstRef fails t when checkText or normalize (complete or not)
 // differs from its definition on p.
 func checkAgainstRef(t fataler, p []byte) {
 	t.Helper()
-	cr, err := checkText(p)
-	wcr, werr := checkTextRef(p)
-	if err != werr || cr != wcr {
-		t.Fatalf("checkText(%q) = %v, %v; want %v, %v", p, cr, err, wcr, werr)
-	}
+	checkTextAgainstRef(t, p)
 	for _, complete := range []bool{true, false} {
 		got, _, err := normalize(p, complete, nil)
 		want, _, werr := normalizeRef(p, complete, nil)
@@ -120,13 +128,8 @@ func TestCheckTextEverySequence(t *testing.T) {
 			for b2 := range 256 {
 				seq := []byte{byte(c), byte(b1), byte(b2)}
 				copy(buf[2:], seq)
-				for _, p := range [][]byte{seq, buf} {
-					cr, err := checkText(p)
-					wcr, werr := checkTextRef(p)
-					if err != werr || cr != wcr {
-						t.Fatalf("checkText(%q) = %v, %v; want %v, %v", p, cr, err, wcr, werr)
-					}
-				}
+				checkTextAgainstRef(t, seq)
+				checkTextAgainstRef(t, buf)
 			}
 		}
 	}
@@ -138,13 +141,7 @@ func TestCheckTextEverySequence(t *testing.T) {
 // in a pair of three-byte ones, each after 0 to 7 ASCII bytes: the steps
 // that take four or two sequences from one word.
 func TestCheckTextSequenceRuns(t *testing.T) {
-	check := func(p []byte) {
-		cr, err := checkText(p)
-		wcr, werr := checkTextRef(p)
-		if err != werr || cr != wcr {
-			t.Fatalf("checkText(%q) = %v, %v; want %v, %v", p, cr, err, wcr, werr)
-		}
-	}
+	check := func(p []byte) { checkTextAgainstRef(t, p) }
 	for pre := range 8 {
 		head := []byte("abcdefg"[:pre])
 		for c := 0xC0; c <= 0xDF; c++ {
@@ -175,13 +172,7 @@ func TestCheckTextSequenceRuns(t *testing.T) {
 // with every second byte and the edges of the third, and every third
 // byte after the edges of the second.
 func TestCheckTextThreeByteRuns(t *testing.T) {
-	check := func(p []byte) {
-		cr, err := checkText(p)
-		wcr, werr := checkTextRef(p)
-		if err != werr || cr != wcr {
-			t.Fatalf("checkText(%q) = %v, %v; want %v, %v", p, cr, err, wcr, werr)
-		}
-	}
+	check := func(p []byte) { checkTextAgainstRef(t, p) }
 	edges := []int{0x00, 0x41, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xE3, 0xFF}
 	try := func(c, b1, b2 int) {
 		for pre := range 3 {
