@@ -663,8 +663,10 @@ func (ix *Index) layOut(due func() bool, list func(held []*memory.Document) []*m
 		h.stop()
 		ix.mu.Unlock()
 		all := list(held)
-		c, at := ix.copyFrozen(all, st)
-		if at != before {
+		// One try: a copy that had to start again was made after a
+		// change, so the list is out of date too.
+		c, at, ok := ix.tryCopy(all, nil, st)
+		if !ok || at != before {
 			continue // the list may be out of date
 		}
 		// The new base and its slots, built aside: nothing else sees

@@ -57,11 +57,9 @@ type frozenCopy struct {
 // the thread's CPU time (which a hold that the system descheduled does
 // not inflate), and the copies started again.
 type copyStats struct {
-	holds               int
-	held, longest       time.Duration
-	heldCPU, longestCPU time.Duration
-	restarts            int
-	locked              bool
+	holds         int
+	held, longest time.Duration
+	longestCPU    time.Duration
 	// between, when not nil, runs before each hold after the first, with
 	// the lock free: tests change the index there.
 	between func()
@@ -90,7 +88,6 @@ func (h holdTimer) stop() {
 	st.holds++
 	st.held += wall
 	st.longest = max(st.longest, wall)
-	st.heldCPU += cpu
 	st.longestCPU = max(st.longestCPU, cpu)
 }
 
@@ -249,23 +246,11 @@ func (cp *copier) step() bool {
 func (ix *Index) copyFrozen(docs []*memory.Document, st *copyStats) (*frozenCopy, uint64) {
 	var prev *frozenCopy
 	for range maxCopyTries {
-		ix.mu.Lock()
-		h := st.start()
-		changes := ix.changes
-		cp := newCopier(ix, docs)
-		h.stop()
-		ix.mu.Unlock()
-		cp.alloc(prev)
-		if c, ok := cp.run(changes, st); ok {
+		c, changes, ok := ix.tryCopy(docs, prev, st)
+		if ok {
 			return c, changes
 		}
-		prev = &cp.c
-		ix.mu.Lock()
-		ix.copyRestarts++
-		ix.mu.Unlock()
-		if st != nil {
-			st.restarts++
-		}
+		prev = c
 		ix.Warm(docs)
 	}
 	// The arrays are made before the last hold, with room for what the
@@ -285,10 +270,28 @@ func (ix *Index) copyFrozen(docs []*memory.Document, st *copyStats) (*frozenCopy
 	ix.copyLocked++
 	c := ix.copyFrozenLocked(docs, &cp.c, false)
 	h.stop()
-	if st != nil {
-		st.locked = true
-	}
 	return c, ix.changes
+}
+
+// tryCopy copies docs in short holds once, from the index's change count
+// it returns. ok is false when the index changed, or evicted a document
+// of docs, between two holds; the copy is then partial, and its arrays
+// are for the next try to reuse.
+func (ix *Index) tryCopy(docs []*memory.Document, prev *frozenCopy, st *copyStats) (c *frozenCopy, changes uint64, ok bool) {
+	ix.mu.Lock()
+	h := st.start()
+	changes = ix.changes
+	cp := newCopier(ix, docs)
+	h.stop()
+	ix.mu.Unlock()
+	cp.alloc(prev)
+	if c, ok := cp.run(changes, st); ok {
+		return c, changes, true
+	}
+	ix.mu.Lock()
+	ix.copyRestarts++
+	ix.mu.Unlock()
+	return &cp.c, changes, false
 }
 
 // run takes the copy's holds, one chunk each, and reports whether the
