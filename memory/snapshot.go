@@ -414,13 +414,15 @@ func readSnapshotFile(path string, head func([]byte, int64)) ([]byte, error) {
 	if !fi.Mode().IsRegular() || !private(fi) || fi.Size() > maxSnapshotBytes {
 		return nil, ErrSnapshotUnsafe
 	}
+	var pre []byte // the head, read once: the buffer takes it, and the rest from where it ends
 	if head != nil {
 		var b [snapHeadBytes]byte
-		n, _ := f.ReadAt(b[:min(int64(len(b)), fi.Size())], 0)
-		head(b[:n], fi.Size())
+		n, _ := io.ReadFull(f, b[:min(int64(len(b)), fi.Size())])
+		pre = b[:n]
+		head(pre, fi.Size())
 	}
 	data := newReadBuffer(int(fi.Size())) // its pages mapped up front, not one fault each
-	if _, err := io.ReadFull(f, data); err != nil {
+	if _, err := io.ReadFull(f, data[copy(data, pre):]); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotCorrupt, err)
 	}
 	return data, nil
