@@ -903,6 +903,14 @@ func validSnapRecord(rec *snapRecord, roots [2]string) bool {
 // path changes), and that was the largest cost of decoding a snapshot's
 // records (decision 0838); TestLocalClean checks the two agree on every
 // short path.
+//
+// On "/" systems this is io/fs.ValidPath's loop without its first step,
+// the UTF-8 check: localClean(rel) == fs.ValidPath(rel) for every rel
+// that is valid UTF-8, and it is true for some that are not. It must stay
+// so: a file name is whatever bytes the directory holds, the walk takes
+// names as they come, and a record of a file whose name is not UTF-8 is
+// as good as any other, so calling fs.ValidPath here would refuse those
+// snapshots (TestLocalClean holds both halves).
 func localClean(rel string) bool {
 	if filepath.Separator != '/' {
 		p := filepath.FromSlash(rel)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -427,6 +428,22 @@ func TestLocalClean(t *testing.T) {
 			rt.Fatalf("localClean(%q) = %v, want %v", rel, got, !got)
 		}
 	})
+	if filepath.Separator != '/' {
+		return
+	}
+	// On "/" systems it is fs.ValidPath without the UTF-8 check: the same
+	// answer on valid UTF-8, and a name that is not UTF-8 stays acceptable.
+	rapid.Check(t, func(rt *rapid.T) {
+		rel := rapid.StringMatching(`[a./é\\]{0,24}`).Draw(rt, "rel")
+		if got := localClean(rel); got != fs.ValidPath(rel) {
+			rt.Fatalf("localClean(%q) = %v, fs.ValidPath %v", rel, got, !got)
+		}
+	})
+	for _, rel := range []string{"\xff.md", "d/\xc3(.md", "\xed\xa0\x80/a"} {
+		if !localClean(rel) || fs.ValidPath(rel) {
+			t.Errorf("%q: localClean %v (want true), fs.ValidPath %v (want false)", rel, localClean(rel), fs.ValidPath(rel))
+		}
+	}
 }
 
 // TestUvarint: the snapshot's varint decoder gives what binary.Uvarint
