@@ -111,8 +111,8 @@ type copier struct {
 	next            func() (struct{}, bool)
 	stop            func()
 	termsDone       bool
-	// missing holds the documents of docs the index did not hold.
-	missing []*memory.Document
+	// missing reports that the index did not hold some document of docs.
+	missing bool
 	// sizes are the slots, lists and terms the index had when the copy
 	// began.
 	sizes [3]int
@@ -192,7 +192,7 @@ func touch[T any](s []T) {
 // step copies one chunk with the lock held and reports whether the copy
 // is complete: chunk/8 documents (a map look-up each), 4 × chunk slots or
 // list headers (a plain copy), or chunk terms of the map walk. A
-// document the index does not hold goes to cp.missing.
+// document the index does not hold sets cp.missing.
 func (cp *copier) step() bool {
 	ix, c := cp.ix, &cp.c
 	switch {
@@ -205,7 +205,7 @@ func (cp *copier) step() bool {
 			}
 			e, ok := ix.entries[d]
 			if !ok {
-				cp.missing = append(cp.missing, d)
+				cp.missing = true
 				continue
 			}
 			sc := &c.slots[e.slot]
@@ -318,7 +318,7 @@ func (cp *copier) run(changes uint64, st *copyStats) (*frozenCopy, bool) {
 		// been woken onto this goroutine's processor: let it run first,
 		// rather than take the lock again before it.
 		runtime.Gosched()
-		if len(cp.missing) > 0 && cp.doc == len(cp.docs) {
+		if cp.missing && cp.doc == len(cp.docs) {
 			return nil, false
 		}
 		if done {
