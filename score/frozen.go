@@ -669,10 +669,8 @@ func (ix *Index) layOut(due func() bool, list func(held []*memory.Document) []*m
 		if !ok || at != before {
 			continue // the list may be out of date
 		}
-		// The new base and its slots, built aside: nothing else sees
-		// next until it is adopted.
-		next := &Index{entries: make(map[*memory.Document]*entry, len(all))}
-		next.install(viewFrozen(encodeFrozen(c.collect())), all)
+		// The new base and its slots, built aside without the lock.
+		next := aside(viewFrozen(encodeFrozen(c.collect())), all)
 		if st != nil && st.between != nil {
 			st.between()
 		}
@@ -716,9 +714,12 @@ func freezeList(docs []*memory.Document, in map[*memory.Document]bool, held []*m
 }
 
 // adopt makes the index hold what next, an index that install has just
-// made from a base laid out from this index's present state, holds: the
-// end of freezeLocked, with the base and its slots built without the
-// lock. The caller holds the lock.
+// made from a base laid out from this index's present state, holds. It
+// is the one place that knows what a new base replaces and resets (the
+// entries, slots, free list, base, stale and total counts from next; the
+// term map, lists and refreeze emptied); layOut comes here with next built
+// without the lock, freezeLocked with next built in its hold. The caller
+// holds the lock.
 func (ix *Index) adopt(next *Index) {
 	ix.changes++
 	ix.damage += ix.base.damageCount()
@@ -726,6 +727,14 @@ func (ix *Index) adopt(next *Index) {
 	ix.stale, ix.total = next.stale, next.total
 	ix.terms = make(map[string]int32)
 	ix.lists, ix.refreeze = nil, false
+}
+
+// aside is a new index that install has made hold docs with f as its
+// base, for adopt: nothing else sees it.
+func aside(f *frozen, docs []*memory.Document) *Index {
+	next := &Index{entries: make(map[*memory.Document]*entry, len(docs))}
+	next.install(f, docs)
+	return next
 }
 
 // held lists the documents the index holds, by slot. The caller holds the
@@ -750,13 +759,7 @@ func (ix *Index) held() []*memory.Document {
 // snapshot).
 func (ix *Index) freezeLocked(docs []*memory.Document) {
 	f := viewFrozen(encodeFrozen(ix.copyFrozenLocked(docs, nil, true).collect()))
-	ix.changes++
-	ix.damage += ix.base.damageCount()
-	ix.entries = make(map[*memory.Document]*entry, len(docs))
-	ix.terms = make(map[string]int32)
-	ix.lists, ix.slots, ix.free, ix.base = nil, nil, nil, nil
-	ix.stale, ix.total, ix.refreeze = 0, 0, false
-	ix.install(f, docs)
+	ix.adopt(aside(f, docs))
 }
 
 // Relayout lays the index out again, over every document it holds, when

@@ -13,8 +13,8 @@ import (
 // What EncodeFrozen copies out under the index's lock, and how
 // (decision 0836). A posting list only grows while its term is live:
 // add appends to it, and the mask it may still OR in belongs to the
-// posting that same add appended. compact, freezeLocked and adopt put
-// new lists in place and leave the old arrays alone. A frozen base is never written
+// posting that same add appended. compact and adopt put new lists in
+// place and leave the old arrays alone. A frozen base is never written
 // once installed. So a list header copied under the lock keeps
 // describing the same postings after the lock is given up, and the base
 // can be read without the lock at all: what must be copied under it is
@@ -22,9 +22,9 @@ import (
 // generations, the documents' slots, the list headers and the term map's
 // keys). The copy takes several holds; the change counter, bumped by
 // every path that changes any of it (add, evictUnseen, compact, install,
-// freezeLocked, adopt), says whether the index stood still between them,
-// and if it did not, the copy starts again. Freeze and Relayout copy the
-// same way (layOut).
+// and adopt, where Freeze and Relayout end), says whether the index stood
+// still between them, and if it did not, the copy starts again. Freeze
+// and Relayout copy the same way (layOut).
 
 // slotCopy is one slot as an encoding sees it: the position in the
 // encoding of the slot's document (−1 when it is not one of the
