@@ -51,25 +51,19 @@ func (g *rankGate) wait(ctx context.Context) {
 	}
 }
 
-// waitAtMost returns when no plan is ranking, or once d has passed,
-// whichever comes first, and reports how long it waited: the wait of a
-// caller whose yielding has a budget (the snapshot writer,
-// indexExtra.EncodeSnapshot). d <= 0 returns at once.
+// waitAtMost is wait under a deadline d from now: it returns when no plan
+// is ranking, or once d has passed, whichever comes first, and reports
+// how long it waited. It serves a caller whose yielding has a budget (the
+// snapshot writer, indexExtra.EncodeSnapshot), and only the waiting counts
+// against it. d <= 0 returns at once.
 func (g *rankGate) waitAtMost(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0
 	}
-	free := g.freed()
-	if free == nil {
-		return 0
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
 	start := time.Now()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-free:
-	case <-t.C:
-	}
+	g.wait(ctx)
 	return time.Since(start)
 }
 
