@@ -24,8 +24,10 @@ type Corpus struct {
 	relaying atomic.Bool
 	// ranking holds the snapshot writer's indexing back while a plan of
 	// any engine on the corpus ranks (indexExtra.EncodeSnapshot), as each
-	// engine's gate holds its own warm-up back.
-	ranking rankGate
+	// engine's gate holds its own warm-up back; impatient counts the
+	// writes that stopped waiting for it (SnapshotStats.Impatient).
+	ranking   rankGate
+	impatient atomic.Int64
 }
 
 // NewCorpus returns the corpus of opts' roots (ProjectDir, UserDir,
@@ -39,7 +41,7 @@ func NewCorpus(opts Options) *Corpus { return newCorpus(opts) }
 func newCorpus(opts Options, extra ...memory.Option) *Corpus {
 	roots := memory.Roots{Project: opts.ProjectDir, User: opts.UserDir, PlainProject: opts.PlainProjectNotes}
 	c := &Corpus{index: score.NewIndex()}
-	c.cat = memory.NewCatalog(roots, append(catalogOptions(opts, roots, c.index, &c.ranking), extra...)...)
+	c.cat = memory.NewCatalog(roots, append(catalogOptions(opts, roots, c.index, &c.ranking, &c.impatient), extra...)...)
 	return c
 }
 

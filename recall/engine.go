@@ -39,6 +39,9 @@ type Engine struct {
 	// (the snapshot writer waits on it).
 	gate    rankGate
 	ranking *rankGate
+	// impatient is the corpus's count of snapshot writes that ran out of
+	// patience at ranking.
+	impatient *atomic.Int64
 	// warmed is closed when the warm-up goroutine returns.
 	warmed chan struct{}
 	// primed records that the warm-up ran primeRank's ranking; written
@@ -114,6 +117,7 @@ func newEngine(opts Options, faults fault, end warmUpEnd) *Engine {
 		index:       corpus.index,
 		relaying:    &corpus.relaying,
 		ranking:     &corpus.ranking,
+		impatient:   &corpus.impatient,
 		relayout:    corpus.index.Relayout,
 		ownCorpus:   own,
 		syncScanMax: syncScanMaxFiles,

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -64,15 +65,18 @@ func TestSnapshotWriteHasPatience(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := res.Docs
-	var free rankGate
-	want := loadedRanking(t, docs, indexExtra{score.NewIndex(), &free}.EncodeSnapshot(docs))
+	free := indexExtra{score.NewIndex(), &rankGate{}, new(atomic.Int64)}
+	want := loadedRanking(t, docs, free.EncodeSnapshot(docs))
 	if len(want) == 0 {
 		t.Fatal("the query ranks nothing: the comparison below would test nothing")
+	}
+	if n := free.impatient.Load(); n != 0 {
+		t.Errorf("a write on a free gate counted %d as out of patience", n)
 	}
 	for _, h := range holders {
 		t.Run(h.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				x := indexExtra{score.NewIndex(), &rankGate{}}
+				x := indexExtra{score.NewIndex(), &rankGate{}, new(atomic.Int64)}
 				stop := h.hold(x.ranking)
 				start := time.Now()
 				out := make(chan []byte, 1)
@@ -95,6 +99,9 @@ func TestSnapshotWriteHasPatience(t *testing.T) {
 				}
 				if took != snapshotPatience {
 					t.Errorf("the write waited %v at the gate, want snapshotPatience (%v)", took, snapshotPatience)
+				}
+				if n := x.impatient.Load(); n != 1 {
+					t.Errorf("%d writes counted as out of patience, want 1", n)
 				}
 				if diff := cmp.Diff(want, loadedRanking(t, docs, got)); diff != "" {
 					t.Errorf("postings of the write that ran out of patience rank unlike a write's on a free gate (-free +held):\n%s", diff)
@@ -155,8 +162,54 @@ func TestShutdownOutwaitsHeldGate(t *testing.T) {
 					<-down // the gate is free now
 					t.Fatal("Shutdown waited for the corpus's gate to be free")
 				}
-				if st := e.SnapshotStats(); st.Written != 1 || st.WriteErrors != 0 {
-					t.Errorf("after Shutdown: %+v, want one snapshot written", st)
+				if st := e.SnapshotStats(); st.Written != 1 || st.WriteErrors != 0 || st.Impatient != 1 {
+					t.Errorf("after Shutdown: %+v, want one snapshot written, out of patience", st)
+				}
+			})
+		})
+	}
+}
+
+// TestSnapshotImpatientCounted: SnapshotStats.Impatient counts a write
+// that spent its whole patience at the gate, once, and no write that the
+// plans let through in time, however long it waited (synctest's clock:
+// the plans leave exactly when asked).
+func TestSnapshotImpatientCounted(t *testing.T) {
+	f := newFixture(t)
+	res, err := memory.NewCatalog(memory.Roots{Project: f.project, User: f.user}).Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		leave time.Duration // when the plan leaves the gate; 0: free
+		want  int64
+	}{
+		{"free gate", 0, 0},
+		{"plan leaves at once", time.Nanosecond, 0},
+		{"plan leaves within patience", snapshotPatience - time.Millisecond, 0},
+		{"plan leaves after patience", snapshotPatience + time.Second, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				x := indexExtra{score.NewIndex(), &rankGate{}, new(atomic.Int64)}
+				left := make(chan struct{})
+				if tc.leave > 0 {
+					x.ranking.enter()
+					go func() {
+						time.Sleep(tc.leave)
+						x.ranking.leave()
+						close(left)
+					}()
+				} else {
+					close(left)
+				}
+				if x.EncodeSnapshot(res.Docs) == nil {
+					t.Error("no encoding")
+				}
+				<-left
+				if n := x.impatient.Load(); n != tc.want {
+					t.Errorf("%d writes counted as out of patience, want %d", n, tc.want)
 				}
 			})
 		})

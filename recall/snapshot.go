@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/memrecall/memrecall/memory"
@@ -27,14 +28,15 @@ func snapshotTag() string { return fmt.Sprintf("score=%d", score.Version) }
 
 // catalogOptions returns the catalog options opts ask for; the snapshot
 // carries index's postings, which its writer indexes while ranking (the
-// corpus's gate) is free.
-func catalogOptions(opts Options, roots memory.Roots, index *score.Index, ranking *rankGate) []memory.Option {
+// corpus's gate) is free; impatient counts its writes that ran out of
+// patience there.
+func catalogOptions(opts Options, roots memory.Roots, index *score.Index, ranking *rankGate, impatient *atomic.Int64) []memory.Option {
 	var o []memory.Option
 	if !opts.StatOnly {
 		o = append(o, memory.WithWatch())
 	}
 	if opts.SnapshotDir != "" {
-		o = append(o, memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag(), indexExtra{index, ranking}))
+		o = append(o, memory.WithSnapshot(memory.SnapshotPath(opts.SnapshotDir, roots), snapshotTag(), indexExtra{index, ranking, impatient}))
 	}
 	return o
 }
@@ -48,6 +50,9 @@ type indexExtra struct {
 	// ranking is the corpus's gate: held by every plan of its engines
 	// from its start to its deterministic result.
 	ranking *rankGate
+	// impatient counts the writes that spent their whole patience at
+	// the gate (SnapshotStats.Impatient).
+	impatient *atomic.Int64
 }
 
 // EncodeSnapshot runs on the snapshot writer's goroutine, which a scan
@@ -74,7 +79,14 @@ type indexExtra struct {
 // (docs/decisions/0837-snapshot-writer-patience.md).
 func (x indexExtra) EncodeSnapshot(docs []*memory.Document) []byte {
 	patience := snapshotPatience
-	yield := func() { patience -= x.ranking.waitAtMost(patience) }
+	yield := func() {
+		if patience <= 0 {
+			return
+		}
+		if patience -= x.ranking.waitAtMost(patience); patience <= 0 {
+			x.impatient.Add(1) // once a write: no wait follows
+		}
+	}
 	for start := 0; start < len(docs); start += warmChunk {
 		yield()
 		x.ix.Warm(docs[start:min(start+warmChunk, len(docs))])
@@ -94,7 +106,20 @@ func (x indexExtra) LoadSnapshot(docs []*memory.Document, data []byte) error {
 	return x.ix.LoadFrozen(docs, data)
 }
 
-// SnapshotStats reports what the engine's catalog did with its snapshot:
-// documents loaded, files ignored (corrupt, of another version, unsafe)
-// and snapshots written. All zero without Options.SnapshotDir.
-func (e *Engine) SnapshotStats() memory.SnapshotStats { return e.cat.SnapshotStats() }
+// SnapshotStats is what an engine's corpus did with its snapshot: the
+// catalog's counts (documents loaded, files ignored, snapshots written,
+// failed writes) and the writer's waits at the corpus's gate. Counts only.
+type SnapshotStats struct {
+	memory.SnapshotStats
+	// Impatient counts the snapshot writes that spent their whole
+	// patience (5 s) waiting for the corpus's plans to stop ranking and
+	// went on beside them (decision 0837): plans that overlap without
+	// end, or one that never leaves the gate.
+	Impatient int
+}
+
+// SnapshotStats reports what the engine's corpus did with its snapshot.
+// All zero without Options.SnapshotDir.
+func (e *Engine) SnapshotStats() SnapshotStats {
+	return SnapshotStats{e.cat.SnapshotStats(), int(e.impatient.Load())}
+}

@@ -31,7 +31,7 @@ type rankedMatch struct {
 
 // ranked runs one deterministic query on a new engine over a new corpus
 // (a fresh process) and returns its ranking and the snapshot counts.
-func ranked(opts Options, text string) ([]rankedMatch, memory.SnapshotStats) {
+func ranked(opts Options, text string) ([]rankedMatch, SnapshotStats) {
 	c := freshCorpus(opts)
 	opts.Corpus = c
 	e := New(opts)
@@ -61,7 +61,7 @@ func TestEngineSnapshot(t *testing.T) {
 	withSnap.SnapshotDir = dir
 
 	want, st := ranked(plain, "deploy grafana")
-	if st != (memory.SnapshotStats{}) {
+	if st != (SnapshotStats{}) {
 		t.Errorf("no SnapshotDir, yet stats %+v", st)
 	}
 	if len(want) == 0 {
