@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -189,6 +190,33 @@ func scanWorkers(b *testing.B, project, user string) int {
 	return res.Stats.Workers
 }
 
+// docTexts is what a cold query tokenises in the tree: every document's
+// title, description and body, as a scan parses them (setup only).
+func docTexts(b *testing.B, project, user string) []string {
+	res, err := memory.Scan(context.Background(), memory.Roots{Project: project, User: user})
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := make([]string, 0, 3*len(res.Docs))
+	for _, d := range res.Docs {
+		texts = append(texts, d.Title, d.Description, d.Body)
+	}
+	return texts
+}
+
+// decodeTime is the CPU time of one readfloor.Decode pass over texts, on
+// this goroutine's own thread (the engine just shut down may still have
+// collector work running beside it, which process CPU would count).
+func decodeTime(b *testing.B, texts []string) time.Duration {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0 := cputime.Thread()
+	if readfloor.Decode(texts) == 0 {
+		b.Fatal("nothing to decode")
+	}
+	return cputime.Thread() - c0
+}
+
 // waitSelector stands for a model selector that is still thinking when
 // the fast result is delivered: it returns when its call is cancelled. With
 // it, Initial delivers the fast result (the top two), as in a real session.
@@ -221,7 +249,12 @@ var waitSelector = model.SelectorFunc(func(ctx context.Context, _ model.Request)
 // figure. The two floors take turns at running first (ReadStat in the
 // first, third, ... iteration, Read in the others), both before the cold
 // engine, so neither always meets the caches the other leaves (decision
-// 0615).
+// 0615). After the engine is shut down, one readfloor.Decode pass over
+// the documents' title, description and body (parsed once, before the
+// loop) is timed in its thread's CPU: decode-x-floor-cpu is that pass in
+// floors, bound-x-floor-cpu the least a cold query can take here (the
+// fstat floor plus the pass, in floors; decision 0126) and x-bound-cpu
+// the cold engine over that least.
 func BenchmarkColdVsFloor(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		for _, lang := range benchLangs {
@@ -242,9 +275,10 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 		{
 			project, user := trees.treeIn(b, lang, n)
 			workers := scanWorkers(b, project, user)
+			texts := docTexts(b, project, user)
 			b.ReportAllocs()
 			var floor, cold, scan, publish, floorCPU, coldCPU time.Duration
-			var floorStat, floorStatCPU time.Duration
+			var floorStat, floorStatCPU, decodeCPU time.Duration
 			statFirst := true
 			for b.Loop() {
 				// The two floors take turns at running first, so each
@@ -270,6 +304,11 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 				coldCPU += cpu
 				scan += tr.Scan
 				publish += tr.Publish
+				// The third part of the least a cold query can take: one
+				// plain decode of the text it read (with the floor's
+				// syscalls and the fstat; docs/performance.md, "Tenth
+				// round: the least a cold query can take here").
+				decodeCPU += decodeTime(b, texts)
 			}
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) / 1000 }
 			b.ReportMetric(ms(floor), "floor-ms")
@@ -284,6 +323,14 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 			b.ReportMetric(float64(cold)/float64(floorStat), "x-floor-fstat")
 			if floorStatCPU > 0 {
 				b.ReportMetric(float64(coldCPU)/float64(floorStatCPU), "x-floor-fstat-cpu")
+			}
+			if floorCPU > 0 {
+				// bound: the floor's syscalls, an fstat a file and one
+				// decode pass, in floors; x-bound: the engine over it.
+				bound := floorStatCPU + decodeCPU
+				b.ReportMetric(float64(decodeCPU)/float64(floorCPU), "decode-x-floor-cpu")
+				b.ReportMetric(float64(bound)/float64(floorCPU), "bound-x-floor-cpu")
+				b.ReportMetric(float64(coldCPU)/float64(bound), "x-bound-cpu")
 			}
 		}
 	}
