@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"sync"
 	"testing"
 	"time"
@@ -279,6 +280,7 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 			b.ReportAllocs()
 			var floor, cold, scan, publish, floorCPU, coldCPU time.Duration
 			var floorStat, floorStatCPU, decodeCPU time.Duration
+			var window heapCounts
 			statFirst := true
 			for b.Loop() {
 				// The two floors take turns at running first, so each
@@ -298,7 +300,9 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 					floorStat, floorStatCPU = floorStat+wall, floorStatCPU+cpu
 				}
 				statFirst = !statFirst
+				h0 := readHeapCounts()
 				e, tr, wall, cpu := coldQuery(b, Options{ProjectDir: project, UserDir: user, Selector: waitSelector}, q, n)
+				window = window.add(readHeapCounts().sub(h0))
 				e.Shutdown()
 				cold += wall
 				coldCPU += cpu
@@ -319,6 +323,7 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 			if floorCPU > 0 {
 				b.ReportMetric(float64(coldCPU)/float64(floorCPU), "x-floor-cpu")
 			}
+			window.report(b, n)
 			b.ReportMetric(ms(floorStat), "floor-fstat-ms")
 			b.ReportMetric(float64(cold)/float64(floorStat), "x-floor-fstat")
 			if floorStatCPU > 0 {
@@ -358,6 +363,43 @@ func coldQuery(b *testing.B, opts Options, q Query, n int) (e *Engine, tr Trace,
 		b.Fatalf("cold query: phase %v, %d docs, %d scanned", inj.Phase, len(inj.Docs), tr.Scanned)
 	}
 	return e, tr, t1.Sub(t0), c1 - c0
+}
+
+// heapCounts are the runtime's cumulative heap allocation and collection
+// counters (runtime/metrics), read without stopping the world. The
+// difference of two readings around a cold query is what that query (and
+// whatever ran beside it in the process, such as the warm-up) allocated
+// and how many collections ended meanwhile.
+type heapCounts struct{ bytes, objects, cycles uint64 }
+
+// heapMetrics are the runtime/metrics names readHeapCounts reads, in the
+// order of heapCounts' fields.
+var heapMetrics = []string{"/gc/heap/allocs:bytes", "/gc/heap/allocs:objects", "/gc/cycles/total:gc-cycles"}
+
+func readHeapCounts() heapCounts {
+	s := make([]metrics.Sample, len(heapMetrics))
+	for i, name := range heapMetrics {
+		s[i].Name = name
+	}
+	metrics.Read(s)
+	return heapCounts{s[0].Value.Uint64(), s[1].Value.Uint64(), s[2].Value.Uint64()}
+}
+
+func (h heapCounts) sub(o heapCounts) heapCounts {
+	return heapCounts{h.bytes - o.bytes, h.objects - o.objects, h.cycles - o.cycles}
+}
+
+func (h heapCounts) add(o heapCounts) heapCounts {
+	return heapCounts{h.bytes + o.bytes, h.objects + o.objects, h.cycles + o.cycles}
+}
+
+// report reports h, summed over b.N cold queries of n files each, per
+// file (bytes and objects) and per query (collections ended in the window).
+func (h heapCounts) report(b *testing.B, n int) {
+	per := float64(b.N) * float64(n)
+	b.ReportMetric(float64(h.bytes)/per, "cold-B/file")
+	b.ReportMetric(float64(h.objects)/per, "cold-allocs/file")
+	b.ReportMetric(float64(h.cycles)/float64(b.N), "cold-gc/op")
 }
 
 // timeFloor runs one floor and returns its wall and process CPU time; it
