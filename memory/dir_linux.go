@@ -297,7 +297,7 @@ func openBeneath(dirfd int, rel string, flags int) (int, error) {
 		if rel == ".." {
 			return -1, errEscape
 		}
-		return retryEINTR(func() (int, error) { return syscall.Openat(dirfd, rel, flags|syscall.O_NOFOLLOW, 0) })
+		return openatName(dirfd, rel, flags|syscall.O_NOFOLLOW)
 	}
 	if hasDotDot(rel) {
 		return -1, errEscape
@@ -312,6 +312,34 @@ func openBeneath(dirfd int, rel string, flags int) (int, error) {
 		}
 	}
 	return openByComponents(dirfd, rel, flags)
+}
+
+// openatName is syscall.Openat(dirfd, name, flags, 0) retried on EINTR,
+// without allocating: the NUL-terminated name goes in a stack buffer, as
+// fstatat's does. It opens every file a cold scan reads, and
+// syscall.Openat's BytePtrFromString was the scan's one allocation per
+// file (docs/decisions/0616-cold-scan-allocations.md). A name with a NUL
+// byte is refused as syscall.Openat refuses it (EINVAL), never cut short;
+// a name too long for the buffer takes syscall.Openat's way.
+func openatName(dirfd int, name string, flags int) (int, error) {
+	var buf [256]byte
+	if len(name) >= len(buf) {
+		return retryEINTR(func() (int, error) { return syscall.Openat(dirfd, name, flags, 0) })
+	}
+	if strings.IndexByte(name, 0) >= 0 {
+		return -1, syscall.EINVAL
+	}
+	copy(buf[:], name) // the rest of buf is zero: the name ends in NUL
+	for {
+		r, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&buf[0])), uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
+		switch e {
+		case 0:
+			return int(r), nil
+		case syscall.EINTR:
+			continue
+		}
+		return -1, e
+	}
 }
 
 // hasDotDot reports a ".." component. Paths below a root come from

@@ -5,6 +5,7 @@ package memory
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -71,5 +72,55 @@ func TestOpenBeneathRefusesEscapes(t *testing.T) {
 	}
 	if _, err := openRootDir(filepath.Join(root, "link")); err == nil {
 		t.Errorf("a root swapped for a symlink was followed")
+	}
+}
+
+// TestOpenatNameAsOpenat checks openatName against syscall.Openat, whose
+// allocation it avoids: the same file or the same error for a plain name,
+// a missing one, a symlink under O_NOFOLLOW, a name with a NUL byte (never
+// cut short at the NUL) and names at and past its stack buffer; and no
+// allocation for a name that fits.
+func TestOpenatNameAsOpenat(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "ok.md", "inside", 0)
+	long := strings.Repeat("n", 255)
+	writeFile(t, dir, long, "long", 0)
+	symlink(t, filepath.Join(dir, "ok.md"), filepath.Join(dir, "link.md"))
+	rd, err := openRootDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.close()
+	ino := func(fd int) uint64 {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Ino
+	}
+	for _, name := range []string{"ok.md", "missing.md", "link.md", "ok.md\x00x", "\x00", long, long + "n", strings.Repeat("n", 300), "."} {
+		want, werr := syscall.Openat(rd.fd, name, fileOpenFlags, 0)
+		got, gerr := openatName(rd.fd, name, fileOpenFlags)
+		if gerr != werr {
+			t.Errorf("openatName(%.20q) err = %v, syscall.Openat: %v", name, gerr, werr)
+		}
+		if werr == nil && gerr == nil && ino(got) != ino(want) {
+			t.Errorf("openatName(%.20q) opened another file", name)
+		}
+		for _, fd := range []int{got, want} {
+			if fd >= 0 {
+				syscall.Close(fd)
+			}
+		}
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		fd, err := openatName(rd.fd, "ok.md", fileOpenFlags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		syscall.Close(fd)
+	})
+	if allocs != 0 {
+		t.Errorf("openatName allocates %.1f times a call, want 0", allocs)
 	}
 }
