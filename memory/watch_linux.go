@@ -297,12 +297,21 @@ func (w *watcher) unchanged() bool {
 // pads syscall.InotifyEvent's empty Name, so unsafe.Sizeof says 20).
 const inotifyEventSize = syscall.SizeofInotifyEvent
 
+// watchReadBuf is the size of drain's read buffer; at least one event
+// with the longest name (inotifyEventSize + NAME_MAX + 1).
+const watchReadBuf = 4 << 10
+
 // drain reads the queue until the kernel has nothing more (EAGAIN) and
 // reports whether every event read was ignorable. It stops at the first
 // event that is not: the watch is then dropped with its queue.
 func (w *watcher) drain() bool {
 	if w.buf == nil {
-		w.buf = make([]byte, 64<<10)
+		// A page: room for 15 events of the longest name (the kernel
+		// fills it with whole events and the loop reads until EAGAIN).
+		// Usually the queue is empty, and the buffer lives as long as the
+		// catalog: 64 KiB was the largest thing an engine allocated beside
+		// its documents' text (decision 0616).
+		w.buf = make([]byte, watchReadBuf)
 	}
 	for {
 		n, err := w.sys.read(w.fd, w.buf)
