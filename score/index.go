@@ -636,6 +636,12 @@ func (ix *Index) sync(docs []*memory.Document, indexAll bool) {
 		e, ok := ix.entries[d]
 		if !ok {
 			ix.slotOf[i] = slotDirect
+			if len(fresh) == cap(fresh) {
+				// At most every document left is new: one array at that
+				// bound, not a doubling on the way (a cold query's first
+				// sync), as rankLocked's keys (decision 0835).
+				fresh = slices.Grow(fresh, len(docs)-i)
+			}
 			fresh = append(fresh, i)
 			continue
 		}
