@@ -315,23 +315,18 @@ func openBeneath(dirfd int, rel string, flags int) (int, error) {
 }
 
 // openatName is syscall.Openat(dirfd, name, flags, 0) retried on EINTR,
-// without allocating: the NUL-terminated name goes in a stack buffer, as
-// fstatat's does. It opens every file a cold scan reads, and
+// without allocating: the NUL-terminated name goes in a stack buffer
+// (cName), as fstatat's does. It opens every file a cold scan reads, and
 // syscall.Openat's BytePtrFromString was the scan's one allocation per
-// file (docs/decisions/0616-cold-scan-allocations.md). A name with a NUL
-// byte is refused as syscall.Openat refuses it (EINVAL), never cut short;
-// a name too long for the buffer takes syscall.Openat's way.
+// file (docs/decisions/0616-cold-scan-allocations.md).
 func openatName(dirfd int, name string, flags int) (int, error) {
-	var buf [256]byte
-	if len(name) >= len(buf) {
-		return retryEINTR(func() (int, error) { return syscall.Openat(dirfd, name, flags, 0) })
+	var buf [cNameBuf]byte
+	p, err := cName(&buf, name)
+	if err != nil {
+		return -1, err
 	}
-	if strings.IndexByte(name, 0) >= 0 {
-		return -1, syscall.EINVAL
-	}
-	copy(buf[:], name) // the rest of buf is zero: the name ends in NUL
 	for {
-		r, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&buf[0])), uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
+		r, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
 		switch e {
 		case 0:
 			return int(r), nil
@@ -340,6 +335,25 @@ func openatName(dirfd int, name string, flags int) (int, error) {
 		}
 		return -1, e
 	}
+}
+
+// cNameBuf is the size of the stack buffer cName fills: a name (or a path
+// below a directory) shorter than it takes no allocation.
+const cNameBuf = 256
+
+// cName returns name as a NUL-terminated C string for a system call: in
+// *buf, which must be all zero, when it fits, else in a new allocation
+// (syscall.BytePtrFromString). A name holding a NUL byte is refused with
+// EINVAL, as BytePtrFromString refuses it, never cut short at the NUL.
+func cName(buf *[cNameBuf]byte, name string) (*byte, error) {
+	if len(name) >= len(buf) {
+		return syscall.BytePtrFromString(name)
+	}
+	if strings.IndexByte(name, 0) >= 0 {
+		return nil, syscall.EINVAL
+	}
+	copy(buf[:], name) // the rest of buf is zero: the name ends in NUL
+	return &buf[0], nil
 }
 
 // hasDotDot reports a ".." component. Paths below a root come from
@@ -366,18 +380,24 @@ type openHow struct {
 }
 
 func openat2Beneath(dirfd int, rel string, flags int) (int, error) {
-	p, err := syscall.BytePtrFromString(rel)
+	// The path in a stack buffer: a tree whose directories outnumber
+	// maxOpenDirs opens most of its files this way (decision 0616).
+	var buf [cNameBuf]byte
+	p, err := cName(&buf, rel)
 	if err != nil {
 		return -1, err
 	}
 	how := openHow{flags: uint64(flags | syscall.O_NOFOLLOW), resolve: resolveBeneath | resolveNoSymlinks | resolveNoMagiclinks}
-	return retryEINTR(func() (int, error) {
+	for {
 		r, _, e := syscall.Syscall6(sysOpenat2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
-		if e != 0 {
-			return -1, e
+		switch e {
+		case 0:
+			return int(r), nil
+		case syscall.EINTR:
+			continue
 		}
-		return int(r), nil
-	})
+		return -1, e
+	}
 }
 
 // openByComponents is openBeneath without openat2: each directory on the

@@ -79,7 +79,7 @@ func TestOpenBeneathRefusesEscapes(t *testing.T) {
 // allocation it avoids: the same file or the same error for a plain name,
 // a missing one, a symlink under O_NOFOLLOW, a name with a NUL byte (never
 // cut short at the NUL) and names at and past its stack buffer; and no
-// allocation for a name that fits.
+// allocation for a name that fits, nor for openat2Beneath's path.
 func TestOpenatNameAsOpenat(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "ok.md", "inside", 0)
@@ -122,5 +122,25 @@ func TestOpenatNameAsOpenat(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("openatName allocates %.1f times a call, want 0", allocs)
+	}
+	// openat2Beneath takes the same buffer for a path below dirfd.
+	writeFile(t, dir, "a/b/ok.md", "below", 0)
+	fd, err := openat2Beneath(rd.fd, "a/b/ok.md", fileOpenFlags)
+	if err != nil {
+		t.Skipf("openat2 here: %v", err)
+	}
+	syscall.Close(fd)
+	if _, err := openat2Beneath(rd.fd, "a/b/ok.md\x00x", fileOpenFlags); err != syscall.EINVAL {
+		t.Errorf("openat2Beneath of a name with a NUL byte: %v, want EINVAL", err)
+	}
+	allocs = testing.AllocsPerRun(100, func() {
+		fd, err := openat2Beneath(rd.fd, "a/b/ok.md", fileOpenFlags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		syscall.Close(fd)
+	})
+	if allocs != 0 {
+		t.Errorf("openat2Beneath allocates %.1f times a call, want 0", allocs)
 	}
 }
