@@ -255,7 +255,11 @@ var waitSelector = model.SelectorFunc(func(ctx context.Context, _ model.Request)
 // loop) is timed in its thread's CPU: decode-x-floor-cpu is that pass in
 // floors, bound-x-floor-cpu the least a cold query can take here (the
 // fstat floor plus the pass, in floors; decision 0126) and x-bound-cpu
-// the cold engine over that least.
+// the cold engine over that least. cold-B/file and cold-allocs/file are
+// what the process allocated between New and the fast result, per file
+// of the tree, and cold-gc/op the collections that ended meanwhile
+// (runtime/metrics; the warm-up beside the query counts too; decision
+// 0616).
 func BenchmarkColdVsFloor(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		for _, lang := range benchLangs {
