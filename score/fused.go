@@ -273,18 +273,33 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 		// without rawClass's call.
 		class, size := rawASCII[s[i]&0x7F], 1
 		if s[i] >= utf8.RuneSelf {
-			// A CJK code point (the runs of Chinese, Japanese and mixed
-			// text) without the call: rawClass would file it so.
-			if i+2 < len(s) && isRawCJK3(s[i], s[i+1], s[i+2]) {
-				class, size = classCJK, 3
-			} else {
-				class, size = rawClass(s, i)
+			// A three-byte lead goes straight to cjkRunTo, which tells
+			// by the first code point whether a CJK run starts here
+			// (the runs of Chinese, Japanese and mixed text): it walks
+			// the run or returns at once. Only what it declines takes
+			// rawClass's call.
+			if s[i]&0xF0 == 0xE0 {
+				if j, prev, hit := cjkRunTo(&q.cjkPairs, s, i, 0); j > i || hit {
+					// Only a bigram that may be a key, or what may be
+					// CJK punctuation after the run, takes the call:
+					// the runs of mixed text end at a space.
+					if hit || j+5 < len(s) && s[j] >= 0xE3 {
+						j = q.scanCJKRun(s, i, j, prev, hit, f, masks)
+					}
+					i = j
+					continue
+				}
 			}
+			class, size = rawClass(s, i)
 		}
 		switch class {
 		case classSep:
 			i += size
-		case classUnsure:
+		case classUnsure, classCJK:
+			// (cjkRunTo took every CJK code point above: rawClass
+			// files as CJK only three-byte code points isRawCJK3
+			// accepts, TestRawClassCJKIsThreeBytes. Were it to file
+			// another, the general path scores the field.)
 			return false
 		case classWord:
 			start := i
@@ -338,37 +353,6 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 				applyWord(q, s[c.compound:i], c.compoundFolds, c.compoundASCII, f, buf, masks)
 			}
 			c.parts = 0
-		case classCJK:
-			// The bigrams of the CJK run (see emitBigrams). Every code
-			// point rawClass files as CJK has three bytes and is one
-			// isRawCJK3 accepts (TestRawClassCJKIsThreeBytes). cjkRunTo
-			// walks the run without a call and stops only where a
-			// bigram may be a query key (the query's pair filter,
-			// cjkPairs) or where the run ends. A run that ends at CJK
-			// punctuation (、。，) followed by another CJK code point
-			// goes on here as a new run: no bigram spans the
-			// punctuation. At any other end the loop classes what is
-			// there, once, and stops if it is unsure of it. The loop is
-			// here, not in a function of its own: mixed text has a short
-			// run between every two Latin words, and the call cost a
-			// twentieth of its pass.
-			prev := cjkIndex(s[i], s[i+1], s[i+2])
-			i += size
-			for {
-				var hit bool
-				i, prev, hit = cjkRunTo(&q.cjkPairs, s, i, prev)
-				if hit {
-					q.apply(masks, s[i-3:i+3], f)
-					i += 3
-					continue
-				}
-				if i+5 < len(s) && isRawPunct3(s[i], s[i+1], s[i+2]) && isRawCJK3(s[i+3], s[i+4], s[i+5]) {
-					prev = cjkIndex(s[i+3], s[i+4], s[i+5])
-					i += 6
-					continue
-				}
-				break
-			}
 		case classSEA:
 			if *th == nil {
 				*th = thaiScratches.Get().(*thaiScratch)
@@ -380,6 +364,38 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 		}
 	}
 	return true
+}
+
+// scanCJKRun scores the bigrams of the CJK run of raw text s that starts
+// at start (see emitBigrams) and returns where the run ends: cjkRunTo,
+// called from start with any prev, returned end, last and hit, and found
+// a CJK code point at start. The bigram cjkRunTo stops at for the run's
+// first code point is not one (there is no code point before it in the
+// run), so it is passed over; past it, cjkRunTo walks the run without a
+// call and stops only where a bigram may be a query key (the query's
+// pair filter, cjkPairs) or where the run ends. Every code point rawClass
+// files as CJK has three bytes and is one isRawCJK3 accepts
+// (TestRawClassCJKIsThreeBytes). A run that ends at CJK punctuation
+// (、。，) followed by another CJK code point goes on here as a new run:
+// no bigram spans the punctuation. At any other end scanRaw's loop
+// classes what is there, once, and stops if it is unsure of it.
+func (q *Query) scanCJKRun(s string, start, end int, last uint, hit bool, f field, masks *[MaxQueryTokens]field) int {
+	i := end
+	for {
+		if hit {
+			if i > start {
+				q.apply(masks, s[i-3:i+3], f)
+			}
+			i, last, hit = cjkRunTo(&q.cjkPairs, s, i+3, last)
+			continue
+		}
+		if i+5 < len(s) && isRawPunct3(s[i], s[i+1], s[i+2]) && isRawCJK3(s[i+3], s[i+4], s[i+5]) {
+			last = cjkIndex(s[i+3], s[i+4], s[i+5])
+			i, last, hit = cjkRunTo(&q.cjkPairs, s, i+6, last)
+			continue
+		}
+		return i
+	}
 }
 
 // rawWordEnd returns the end of the word run of raw text s that starts at
@@ -434,6 +450,27 @@ func rawWordEnd(s string, i int) (end, n int, folds, ok bool) {
 // call, so its state stays in registers: with the calls of the rare
 // cases in the loop, the compiler kept it on the stack (decision 0227).
 func cjkRunTo(pairs *[cjkPairBits / 64]uint64, s string, i int, prev uint) (end int, last uint, hit bool) {
+	// Two code points a step, in one eight-byte load: their six bytes and
+	// two of the next, which the step ignores. The loop's bookkeeping and
+	// the load are paid once for the two (decision 0230).
+	for ; i >= 0 && i+8 <= len(s); i += 6 {
+		x := uint(load64(s[i : i+8]))
+		k := x&0x0F<<12 | x>>2&0xFC0 | x>>16&0x3F // cjkIndex
+		if x&0xC0C0F0 != 0x8080E0 || !cjkBit(k) {
+			return i, prev, false
+		}
+		if h := cjkPair(prev, k); pairs[h/64]&(1<<(h%64)) != 0 {
+			return i, k, true
+		}
+		y := x >> 24 // the second code point's three bytes, and two more
+		prev = y&0x0F<<12 | y>>2&0xFC0 | y>>16&0x3F
+		if y&0xC0C0F0 != 0x8080E0 || !cjkBit(prev) {
+			return i + 3, k, false
+		}
+		if h := cjkPair(k, prev); pairs[h/64]&(1<<(h%64)) != 0 {
+			return i + 3, prev, true
+		}
+	}
 	// Four bytes a step, in one load: the code point's three and the
 	// next one's first, which the step ignores.
 	for ; i >= 0 && i+4 <= len(s); i += 3 {

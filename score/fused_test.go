@@ -472,6 +472,59 @@ func TestCJKPairsHoldKeys(t *testing.T) {
 	})
 }
 
+// cjkRunToRef is cjkRunTo by its definition, a code point at a time.
+func cjkRunToRef(pairs *[cjkPairBits / 64]uint64, s string, i int, prev uint) (end int, last uint, hit bool) {
+	for ; i+3 <= len(s) && isRawCJK3(s[i], s[i+1], s[i+2]); i += 3 {
+		k := cjkIndex(s[i], s[i+1], s[i+2])
+		if h := cjkPair(prev, k); pairs[h/64]&(1<<(h%64)) != 0 {
+			return i, k, true
+		}
+		prev = k
+	}
+	return i, prev, false
+}
+
+// cjkRunPieces are what may stand in or after a CJK run: ideographs,
+// kana, Hangul, a three-byte lead of a code point that is not CJK (Thai,
+// punctuation, a full-width form, a private-use code point), sequences
+// cut short or with a bad byte in each place, ASCII, two- and four-byte
+// code points.
+var cjkRunPieces = []string{"漢", "字", "の", "ー", "ア", "가", "힣", "ก", "、", "，", "\ue000", "\u3040",
+	"\xe4\xb8", "\xe4", "\xe4\x38\xad", "\xe4\xb8\x2d", "\xe4\xb8\xc0", " ", "a", "ж", "😀"}
+
+// TestCJKRunToEqualsRef: cjkRunTo, two code points a step and the last
+// one apart, ends where its definition ends, with the same last code
+// point and verdict, from every start of generated text, with any prev
+// and pair filters empty, full and in between.
+func TestCJKRunToEqualsRef(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom(cjkRunPieces), 0, 12).Draw(t, "parts")
+		s := strings.Join(parts, "")
+		prev := uint(rapid.IntRange(0, 0xFFFF).Draw(t, "prev"))
+		var pairs [cjkPairBits / 64]uint64
+		switch density := rapid.IntRange(0, 3).Draw(t, "density"); density {
+		case 0:
+		case 3:
+			for w := range pairs {
+				pairs[w] = ^uint64(0)
+			}
+		default:
+			for w := range pairs {
+				for range density {
+					pairs[w] |= 1 << rapid.IntRange(0, 63).Draw(t, "bit")
+				}
+			}
+		}
+		for i := 0; i <= len(s); i++ {
+			end, last, hit := cjkRunTo(&pairs, s, i, prev)
+			wend, wlast, whit := cjkRunToRef(&pairs, s, i, prev)
+			if end != wend || last != wlast || hit != whit {
+				t.Fatalf("cjkRunTo(%+q, %d, %#x) = %d, %#x, %v; want %d, %#x, %v", s, i, prev, end, last, hit, wend, wlast, whit)
+			}
+		}
+	})
+}
+
 // TestRawCJKBits: isRawCJK3 is rawClass's CJK verdict on every sequence
 // of three bytes that starts E0–EF.
 // TestCJKRawTable: cjkRaw, filled a word at a time, holds exactly the
