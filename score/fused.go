@@ -286,7 +286,9 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 					if hit || j+5 < len(s) && s[j] >= 0xE3 {
 						j = q.scanCJKRun(s, i, j, prev, hit, f, masks)
 					}
-					i = j
+					if i = j; i < len(s) && s[i] == ' ' {
+						i++ // the space after the run, in the same step
+					}
 					continue
 				}
 			}
@@ -306,12 +308,22 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 			var end, n int
 			var folds, ok bool
 			if i+8 <= len(s) && s[i] < utf8.RuneSelf {
-				// rawWordEnd's first step, in line (decision 0228): an
-				// ASCII word of fewer than eight bytes that ends at an
-				// ASCII byte.
+				// rawWordEnd's first steps, in line (decisions 0228,
+				// 0230): an ASCII word of fewer than sixteen bytes that
+				// ends at an ASCII byte. The second step is taken only
+				// for a word of eight bytes or more (a third of the
+				// generated Latin words), which called rawWordEnd.
 				x := load64(s[i : i+8])
-				if nw := nonWordBytes(x) | x&0x8080808080808080; nw != 0 {
-					if j := i + bits.TrailingZeros64(nw)/8; s[j] < utf8.RuneSelf {
+				nw := nonWordBytes(x) | x&0x8080808080808080
+				j := i
+				if nw == 0 && i+16 <= len(s) {
+					// A word of eight bytes or more: a second step.
+					x = load64(s[i+8 : i+16])
+					nw = nonWordBytes(x) | x&0x8080808080808080
+					j += 8
+				}
+				if nw != 0 {
+					if j += bits.TrailingZeros64(nw) / 8; s[j] < utf8.RuneSelf {
 						end, n, ok = j, j-i, rawASCII[s[j]] != classUnsure
 					}
 				}
@@ -353,6 +365,9 @@ func scanRawWith(q *Query, s string, f field, buf *[]string, masks *[MaxQueryTok
 				applyWord(q, s[c.compound:i], c.compoundFolds, c.compoundASCII, f, buf, masks)
 			}
 			c.parts = 0
+			if i < len(s) && s[i] == ' ' {
+				i++ // the space after the name, in the same step
+			}
 		case classSEA:
 			if *th == nil {
 				*th = thaiScratches.Get().(*thaiScratch)
