@@ -54,10 +54,19 @@ func validUTF8(p []byte) bool {
 				i += bits.TrailingZeros64(v&highs) >> 3
 				continue
 			}
+			// The next word first: in mixed text the next
+			// non-ASCII byte is usually there (decision 0230).
+			q := p[i+8:]
+			if len(q) >= 8 {
+				if w := binary.LittleEndian.Uint64(q) & highs; w != 0 {
+					i += 8 + bits.TrailingZeros64(w)>>3
+					continue
+				}
+				q = q[8:]
+			}
 			// A run of ASCII, 32 bytes a step as utf8.Valid reads it.
 			// (len(q) > 32, not >= 32, and a capacity equal to the
 			// length spare q = q[32:] the fix-up for an empty result.)
-			q := p[i+8:]
 			for len(q) > 32 && (binary.LittleEndian.Uint64(q)|binary.LittleEndian.Uint64(q[8:])|
 				binary.LittleEndian.Uint64(q[16:])|binary.LittleEndian.Uint64(q[24:]))&highs == 0 {
 				q = q[32:]
