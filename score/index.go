@@ -171,8 +171,10 @@ const (
 	// enough to balance two goroutines, large enough that the shared
 	// counter is touched rarely.
 	defaultBlock = 32
-	// defaultEncodeChunk: 4,096 terms of a map walk, or 512 document
-	// look-ups, take a few hundred µs of CPU here (decision 0836).
+	// defaultEncodeChunk: a hold of 4,096 terms of a map walk, 512
+	// document look-ups or 16,384 slots or list headers; the longest
+	// took 0.03–1.32 ms of CPU here (decision 0836;
+	// BenchmarkEncodeFrozenLockHold's *-max-hold-cpu-ms).
 	defaultEncodeChunk = 1 << 12
 )
 
