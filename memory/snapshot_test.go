@@ -296,6 +296,9 @@ func FuzzSnapshotDecode(f *testing.F) {
 				t.Fatalf("hint %d files from %d of %d bytes", n, cut, len(data))
 			}
 		}
+		// The loader's record loop accepts and decodes what the loop
+		// before decision 0841 did.
+		checkDecodeAsRef(t, data, "v", roots)
 		got, extra, err := decodeSnapshot(data, "v", roots)
 		if err != nil {
 			return
