@@ -635,12 +635,21 @@ func (ix *Index) Freeze(docs []*memory.Document) bool {
 // place).
 func (ix *Index) freeze(docs []*memory.Document, st *copyStats) bool {
 	ix.Warm(docs)
-	in := make(map[*memory.Document]bool, len(docs))
-	for _, d := range docs {
-		in[d] = true
-	}
 	due := func() bool { return !ix.frozenWhole() }
-	list := func(held []*memory.Document) []*memory.Document { return freezeList(docs, in, held) }
+	// The set of docs is made only when a base is laid out: an index
+	// loaded whole from a snapshot, which a fresh engine's warm-up
+	// freezes, is not due, and the set was a map of every document made
+	// for nothing (decision 0841).
+	var in map[*memory.Document]bool
+	list := func(held []*memory.Document) []*memory.Document {
+		if in == nil {
+			in = make(map[*memory.Document]bool, len(docs))
+			for _, d := range docs {
+				in[d] = true
+			}
+		}
+		return freezeList(docs, in, held)
+	}
 	return ix.layOut(due, list, st)
 }
 

@@ -347,3 +347,28 @@ func BenchmarkFreezeLockHold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFreezeLoaded is what an engine's warm-up pays at its end when
+// its index came whole from the snapshot: Freeze over the loaded
+// documents, which finds nothing to lay out (decision 0841). The load
+// itself is outside the timing and the allocation count.
+func BenchmarkFreezeLoaded(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("topics=%d/lang=%s", n, gentree.English), func(b *testing.B) {
+			docs, _ := scriptDocs(b, gentree.English, n)
+			data := NewIndex().EncodeFrozen(docs)
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				ix := NewIndex()
+				if err := ix.LoadFrozen(docs, data); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if ix.Freeze(docs) {
+					b.Fatal("Freeze laid out an index loaded whole")
+				}
+			}
+		})
+	}
+}
