@@ -807,11 +807,12 @@ func decodeRecords(data []byte, tag string, roots [2]string, start func(n int), 
 		return nil, ErrSnapshotCorrupt
 	}
 	start(int(n))
-	// The records are read from a local slice with the take* helpers,
-	// which the compiler inlines, instead of through the reader's methods:
-	// a record is nine varints and four strings, and the methods' calls
-	// and error checks were most of decoding one (decision 0841). What is
-	// accepted is the same (TestDecodeRecordsAsBefore,
+	// The records are read from a local slice with takeUvarint (which the
+	// compiler inlines around uvarint) and takeStr (one call, a one-byte
+	// length read in it), instead of through the reader's methods: a
+	// record is nine varints and four strings, and the methods' chain of
+	// calls and error checks was most of decoding one (decision 0841).
+	// What is accepted is the same (TestDecodeRecordsAsBefore,
 	// FuzzSnapshotDecode).
 	b := r.b
 	var rec snapRecord
