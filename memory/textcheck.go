@@ -50,8 +50,13 @@ func validUTF8(p []byte) bool {
 		switch c := byte(v); {
 		case c < utf8.RuneSelf:
 			if v&highs != 0 {
-				// ASCII up to the word's first other byte.
+				// ASCII up to the word's first other byte, and in the
+				// same turn the one or two three-byte sequences that
+				// usually start there in mixed text (decision 0230).
 				i += bits.TrailingZeros64(v&highs) >> 3
+				if i+8 <= n {
+					i += threeByteStep(binary.LittleEndian.Uint64(p[i : i+8]))
+				}
 				continue
 			}
 			// The next word first: in mixed text the next
@@ -74,26 +79,18 @@ func validUTF8(p []byte) bool {
 			i = n - len(q)
 			continue
 		case c >= 0xE0:
-			if v&0xC0C0F0C0C0F0 == 0x8080E08080E0 {
-				if k1, k2 := v&0x200F, v>>24&0x200F; k1 != 0 && k1 != 0x200D && k2 != 0 && k2 != 0x200D {
-					i += 6
-					// A run of them (kana, kanji, Hangul): four
-					// sequences a step, from two overlapping words. Only
-					// where the next sequence's lead (v's seventh byte)
-					// and the fourth's are three-byte leads: mixed text's
-					// runs of two or three code points would pay the
-					// step's loads and fail it.
-					if v>>48&0xF0 == 0xE0 && i+14 <= n && p[i+9]&0xF0 == 0xE0 {
-						i = threeByteRun(p, i)
-					}
-					continue
+			if step := threeByteStep(v); step != 0 {
+				i += step
+				// A run of them (kana, kanji, Hangul): four sequences
+				// a step, from two overlapping words. Only after a pair
+				// and where the next sequence's lead (v's seventh byte)
+				// and the fourth's are three-byte leads: mixed text's
+				// runs of two or three code points would pay the step's
+				// loads and fail it.
+				if step == 6 && v>>48&0xF0 == 0xE0 && i+14 <= n && p[i+9]&0xF0 == 0xE0 {
+					i = threeByteRun(p, i)
 				}
-			}
-			if v&0xC0C0F0 == 0x8080E0 {
-				if k := v & 0x200F; k != 0 && k != 0x200D {
-					i += 3
-					continue
-				}
+				continue
 			}
 		default:
 			if v&0xC0E0C0E0C0E0C0E0 == 0x80C080C080C080C0 {
@@ -129,6 +126,23 @@ func validUTF8(p []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// threeByteStep returns how many bytes at the start of v (eight bytes of
+// validUTF8's input) are valid three-byte sequences it takes in one step:
+// 6 for two, 3 for one, 0 when the first is not one.
+func threeByteStep(v uint64) int {
+	if v&0xC0C0F0C0C0F0 == 0x8080E08080E0 {
+		if k1, k2 := v&0x200F, v>>24&0x200F; k1 != 0 && k1 != 0x200D && k2 != 0 && k2 != 0x200D {
+			return 6
+		}
+	}
+	if v&0xC0C0F0 == 0x8080E0 {
+		if k := v & 0x200F; k != 0 && k != 0x200D {
+			return 3
+		}
+	}
+	return 0
 }
 
 // threeByteRun returns the end of the run of three-byte sequences of p
