@@ -468,9 +468,13 @@ func cjkRunTo(pairs *[cjkPairBits / 64]uint64, s string, i int, prev uint) (end 
 	// Two code points a step, in one eight-byte load: their six bytes and
 	// two of the next, which the step ignores. The loop's bookkeeping and
 	// the load are paid once for the two (decision 0230).
+	// x is a uint64, not a uint: where uint has 32 bits (386, arm), the
+	// second code point's bytes would be cut off, every run would seem to
+	// end after its first code point of a step, and its bigram across the
+	// step would be lost.
 	for ; i >= 0 && i+8 <= len(s); i += 6 {
-		x := uint(load64(s[i : i+8]))
-		k := x&0x0F<<12 | x>>2&0xFC0 | x>>16&0x3F // cjkIndex
+		x := load64(s[i : i+8])
+		k := uint(x&0x0F<<12 | x>>2&0xFC0 | x>>16&0x3F) // cjkIndex
 		if x&0xC0C0F0 != 0x8080E0 || !cjkBit(k) {
 			return i, prev, false
 		}
@@ -478,7 +482,7 @@ func cjkRunTo(pairs *[cjkPairBits / 64]uint64, s string, i int, prev uint) (end 
 			return i, k, true
 		}
 		y := x >> 24 // the second code point's three bytes, and two more
-		prev = y&0x0F<<12 | y>>2&0xFC0 | y>>16&0x3F
+		prev = uint(y&0x0F<<12 | y>>2&0xFC0 | y>>16&0x3F)
 		if y&0xC0C0F0 != 0x8080E0 || !cjkBit(prev) {
 			return i + 3, k, false
 		}
