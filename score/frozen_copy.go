@@ -362,10 +362,12 @@ func (c *frozenCopy) collect() ([]uint32, []frozenTerm) {
 	// Every posting laid out belongs to one of the documents, whose meta
 	// words count them: size the buffer once, since growing a slice of
 	// millions of postings copies and faults in its pages several times
-	// over.
-	total := 0
+	// over. The sum is an int64: the counts are up to 2³⁰ each, and
+	// where int has 32 bits (386, arm) a few hostile ones made it
+	// negative, and make panicked.
+	var total int64
 	for _, m := range c.meta {
-		total += int(m & frozenCount)
+		total += int64(m & frozenCount)
 	}
 	// The counts of documents loaded from a snapshot are the data's word,
 	// unchecked (LoadFrozen checks no posting): a hostile count of 2³⁰
@@ -381,7 +383,7 @@ func (c *frozenCopy) collect() ([]uint32, []frozenTerm) {
 		limit += len(f.records) + len(f.lists)
 		nterms += f.terms + f.grams
 	}
-	all := make([]frozenPosting, 0, min(total, limit))
+	all := make([]frozenPosting, 0, int(min(total, int64(limit))))
 	terms := make([]frozenTerm, 0, nterms)
 	live := func(id int32) {
 		for _, p := range c.lists[id] {
