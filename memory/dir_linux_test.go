@@ -144,3 +144,45 @@ func TestOpenatNameAsOpenat(t *testing.T) {
 		t.Errorf("openat2Beneath allocates %.1f times a call, want 0", allocs)
 	}
 }
+
+// TestFstatatRefusesNUL: fstatat takes its name from the same stack buffer
+// as openatName (cName), so a name holding a NUL byte is refused with
+// EINVAL as syscall's own calls refuse it, not cut short at the NUL and
+// another file stated in its place; a name that fits allocates nothing,
+// and a name past the buffer still goes to the kernel.
+func TestFstatatRefusesNUL(t *testing.T) {
+	if !haveFstatat {
+		t.Skip("no fstatat on this architecture")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "ok.md", "inside", 0)
+	long := strings.Repeat("n", 255)
+	writeFile(t, dir, long, "long", 0)
+	rd, err := openRootDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.close()
+	var st syscall.Stat_t
+	for _, name := range []string{"ok.md\x00x", "ok.md\x00", "\x00"} {
+		if err := fstatat(rd.fd, name, &st, false); err != syscall.EINVAL {
+			t.Errorf("fstatat(%q) = %v, want EINVAL", name, err)
+		}
+	}
+	for _, name := range []string{"ok.md", long} {
+		if err := fstatat(rd.fd, name, &st, false); err != nil {
+			t.Errorf("fstatat(%.20q): %v", name, err)
+		}
+	}
+	if err := fstatat(rd.fd, long+"n", &st, false); err != syscall.ENAMETOOLONG {
+		t.Errorf("fstatat of a name past the buffer: %v, want ENAMETOOLONG", err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if err := fstatat(rd.fd, "ok.md", &st, false); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("fstatat allocates %.1f times a call, want 0", allocs)
+	}
+}

@@ -17,18 +17,14 @@ const atSymlinkNoFollow = 0x100
 // it (EINTR): one file's interrupted stat would otherwise fail a scan's
 // stat of it or a whole directory's listing (typeOf).
 func fstatat(dirfd int, name string, st *syscall.Stat_t, follow bool) error {
-	// The NUL-terminated name goes in a stack buffer: this runs once per
-	// file on every warm scan, and BytePtrFromString would allocate.
-	var nameBuf [256]byte
-	var p *byte
-	if len(name) < len(nameBuf) {
-		copy(nameBuf[:], name)
-		p = &nameBuf[0]
-	} else {
-		var err error
-		if p, err = syscall.BytePtrFromString(name); err != nil {
-			return err
-		}
+	// The NUL-terminated name goes in a stack buffer (cName, as
+	// openatName's): this runs once per file on every warm scan, and
+	// BytePtrFromString would allocate. A name holding a NUL byte is
+	// refused, never cut short at it and another file stated.
+	var buf [cNameBuf]byte
+	p, err := cName(&buf, name)
+	if err != nil {
+		return err
 	}
 	flags := atSymlinkNoFollow
 	if follow {
