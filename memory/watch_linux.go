@@ -159,6 +159,9 @@ type watcher struct {
 	// roots are the scope roots as the last walk found them.
 	roots []rootID
 	buf   []byte
+	// statfs is addDir's scratch: the walk adds directories from one
+	// goroutine.
+	statfs syscall.Statfs_t
 	// Counters for tests and Stats.
 	arms, overflows int
 }
@@ -213,8 +216,10 @@ func (w *watcher) addDir(d *dirHandle) {
 		w.doubted = true
 		return
 	}
-	var fs syscall.Statfs_t
-	if err := w.sys.fstatfs(d.fd, &fs); err != nil || !isLocalFS(fs.Type) {
+	// w.statfs, not a local: passed through the sys interface, a local
+	// escaped to the heap, one 120-byte object per directory walked.
+	fs := &w.statfs
+	if err := w.sys.fstatfs(d.fd, fs); err != nil || !isLocalFS(fs.Type) {
 		w.doubted = true
 		return
 	}
