@@ -30,6 +30,7 @@ func TestClassify(t *testing.T) {
 		{[]string{"runtime.usleep", "runtime.sysmon"}, "sysmon"},
 		{[]string{"runtime.findRunnable", "runtime.schedule"}, "sched"},
 		{[]string{"ext4_create", "github.com/memrecall/memrecall/internal/gentree.Write"}, "setup"},
+		{[]string{"unicode/utf8.DecodeRuneInString", "github.com/memrecall/memrecall/internal/readfloor.Decode", "github.com/memrecall/memrecall/recall.decodeTime"}, "after"},
 	} {
 		if got := classify(c.stack); got != c.want {
 			t.Errorf("classify(%q) = %s, want %s", c.stack, got, c.want)
