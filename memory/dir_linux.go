@@ -379,7 +379,14 @@ type openHow struct {
 	flags, mode, resolve uint64
 }
 
+// openat2Beneath opens rel below dirfd with openat2's RESOLVE_BENEATH and
+// no symlinks; ENOSYS where openat2 is not wired up (haveOpenat2 false:
+// sysOpenat2 is 0 there, restart_syscall on 386, which answers EINTR
+// forever, and the retry loop would spin).
 func openat2Beneath(dirfd int, rel string, flags int) (int, error) {
+	if !haveOpenat2 {
+		return -1, syscall.ENOSYS
+	}
 	// The path in a stack buffer: a tree whose directories outnumber
 	// maxOpenDirs opens most of its files this way (decision 0616).
 	var buf [cNameBuf]byte
