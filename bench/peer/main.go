@@ -144,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	printTable(stdout, "Wall time, median of the rounds:", "ms", rows, c.snapshot, func(r row) map[string]float64 { return r.wall })
 	printTable(stdout, "CPU time (user + system, all threads), median of the rounds:", "ms", rows, c.snapshot, func(r row) map[string]float64 { return r.cpu })
-	printTable(stdout, "Minor page faults, median of the rounds (17-19 µs of CPU each on the project's VM, BenchmarkPageFault):", "faults", rows, c.snapshot, func(r row) map[string]float64 { return r.faults })
+	printTable(stdout, "Minor page faults, median of the rounds (what one costs in CPU here: BenchmarkPageFault in cmd/memrecall):", "faults", rows, c.snapshot, func(r row) map[string]float64 { return r.faults })
 	return nil
 }
 
