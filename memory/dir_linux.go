@@ -325,16 +325,19 @@ func openatName(dirfd int, name string, flags int) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	for {
+	return retryEINTR(func() (int, error) {
 		r, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags|syscall.O_LARGEFILE), 0, 0, 0)
-		switch e {
-		case 0:
-			return int(r), nil
-		case syscall.EINTR:
-			continue
-		}
+		return sysResult(r, e)
+	})
+}
+
+// sysResult is a raw open call's answer as (fd, error): -1 and the errno
+// when it failed.
+func sysResult(r uintptr, e syscall.Errno) (int, error) {
+	if e != 0 {
 		return -1, e
 	}
+	return int(r), nil
 }
 
 // cNameBuf is the size of the stack buffer cName fills: a name (or a path
@@ -395,16 +398,10 @@ func openat2Beneath(dirfd int, rel string, flags int) (int, error) {
 		return -1, err
 	}
 	how := openHow{flags: uint64(flags | syscall.O_NOFOLLOW), resolve: resolveBeneath | resolveNoSymlinks | resolveNoMagiclinks}
-	for {
+	return retryEINTR(func() (int, error) {
 		r, _, e := syscall.Syscall6(sysOpenat2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
-		switch e {
-		case 0:
-			return int(r), nil
-		case syscall.EINTR:
-			continue
-		}
-		return -1, e
-	}
+		return sysResult(r, e)
+	})
 }
 
 // openByComponents is openBeneath without openat2: each directory on the

@@ -28,9 +28,10 @@ const hugeMin = 1 << 20
 // its pages are already mapped, so the read does not take a page fault
 // per 4 KiB page as it fills it (each cost 17–19 µs of CPU on the
 // shadow-paged VM of decision 0801, and about 4.3 µs on the tenth round's;
-// BenchmarkPageFault in cmd/memrecall measures the machine at hand). A buffer of hugeMin or more starts on
-// a huge-page boundary of an allocation rounded up to whole huge pages,
-// and that range is advised MADV_HUGEPAGE before it is populated: where
+// BenchmarkPageFault in cmd/memrecall measures the machine at hand). A
+// buffer of hugeMin or more starts on a huge-page boundary of an
+// allocation rounded up to whole huge pages, and that range is advised
+// MADV_HUGEPAGE before it is populated: where
 // transparent huge pages are in "madvise" mode (the usual default), 2 MiB
 // are then mapped per fault instead of 4 KiB
 // (docs/decisions/0802-snapshot-read-buffer.md).
