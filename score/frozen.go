@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
-	"runtime"
 	"slices"
 	"sync/atomic"
 	"unicode/utf8"
@@ -814,29 +813,16 @@ func (ix *Index) newHeldWalk() *heldWalk {
 // when the index changed from before between two holds (the walk is then
 // stopped under the lock). st and its between are as for the copy.
 func (w *heldWalk) run(before uint64, st *copyStats) ([]*memory.Document, bool) {
-	ix := w.ix
 	defer w.stop()
 	w.bySlot = make([]*memory.Document, w.slots)
-	for {
-		if st != nil && st.between != nil {
-			st.between()
-		}
-		ix.mu.Lock()
-		h := st.start()
-		if ix.changes != before {
-			w.stop()
-			h.stop()
-			ix.mu.Unlock()
-			return nil, false
-		}
+	ok := w.ix.inHolds(before, st, w.stop, func() (done, ok bool) {
 		_, more := w.next()
-		h.stop()
-		ix.mu.Unlock()
-		runtime.Gosched() // as the copy does: a waiting query goes first
-		if !more {
-			return bySlotList(w.bySlot), true
-		}
+		return !more, true
+	})
+	if !ok {
+		return nil, false
 	}
+	return bySlotList(w.bySlot), true
 }
 
 // freezeLocked is Freeze with the lock held and docs indexed.

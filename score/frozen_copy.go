@@ -298,32 +298,48 @@ func (ix *Index) tryCopy(docs []*memory.Document, prev *frozenCopy, st *copyStat
 // run takes the copy's holds, one chunk each, and reports whether the
 // index stood at changes throughout and held every document.
 func (cp *copier) run(changes uint64, st *copyStats) (*frozenCopy, bool) {
-	ix := cp.ix
 	defer cp.stop()
+	ok := cp.ix.inHolds(changes, st, cp.stop, func() (done, ok bool) {
+		done = cp.step()
+		return done, !(cp.missing && cp.doc == len(cp.docs))
+	})
+	if !ok {
+		return nil, false
+	}
+	return &cp.c, true
+}
+
+// inHolds runs step in short holds of the index's lock, one call a hold,
+// until step reports done, and reports whether every hold found the index
+// at before and every step was ok. When the index changed between two
+// holds, stop is called with the lock held (a walk then touches the index
+// no more) and inHolds returns false; a step that is not ok ends it too.
+// st's between hook runs before each hold. After each hold the goroutine
+// yields: a query that came to wait for the lock during the hold has been
+// woken onto this goroutine's processor, and goes first rather than meet
+// the lock taken again.
+func (ix *Index) inHolds(before uint64, st *copyStats, stop func(), step func() (done, ok bool)) bool {
 	for {
 		if st != nil && st.between != nil {
 			st.between()
 		}
 		ix.mu.Lock()
 		h := st.start()
-		if ix.changes != changes {
-			cp.stop() // with the lock held: the walk touches the map no more
+		if ix.changes != before {
+			stop()
 			h.stop()
 			ix.mu.Unlock()
-			return nil, false
+			return false
 		}
-		done := cp.step()
+		done, ok := step()
 		h.stop()
 		ix.mu.Unlock()
-		// A query that came to wait for the lock during the hold has
-		// been woken onto this goroutine's processor: let it run first,
-		// rather than take the lock again before it.
 		runtime.Gosched()
-		if cp.missing && cp.doc == len(cp.docs) {
-			return nil, false
+		if !ok {
+			return false
 		}
 		if done {
-			return &cp.c, true
+			return true
 		}
 	}
 }
