@@ -167,6 +167,29 @@ func TestEncodeFrozenStartsAgain(t *testing.T) {
 	}
 }
 
+// TestEncodeFrozenIndexesWhatItLacks copies documents half of which the
+// index does not hold: the copy finds them missing, starts again after
+// indexing them, and the encoding is an untouched index's of all of them.
+// A copy that kept going past a missing document would encode it as
+// unindexed.
+func TestEncodeFrozenIndexesWhatItLacks(t *testing.T) {
+	var docs []*memory.Document
+	for i := range 12 {
+		docs = append(docs, doc(fmt.Sprintf("d%d", i), memory.TypeProject, fmt.Sprintf("note %d deploy", i), "about grafana", fmt.Sprintf("body %d of 服务器 部署 text", i), i))
+	}
+	ix := NewIndex()
+	ix.encodeChunk = 2
+	ix.Warm(docs[:6])
+	// copyFrozen itself, not encodeCopied, which indexes docs first:
+	// documents evicted after that and before the copy's first hold are
+	// missing the same way, with no change between two holds to see.
+	c, _ := ix.copyFrozen(docs, &copyStats{})
+	sameAsQuiet(t, encodeFrozen(c.collect()), docs)
+	if ix.copyRestarts != 1 || ix.copyLocked != 0 {
+		t.Fatalf("%d restarts, %d copies in one hold; want 1, 0", ix.copyRestarts, ix.copyLocked)
+	}
+}
+
 // TestEncodeFrozenBesideConcurrentCalls runs encodings while other
 // goroutines rank, warm, freeze and re-lay the same index out, for the
 // race detector and for the encoding's content: every encoding must be
