@@ -57,8 +57,8 @@ func (g *rankGate) wait(ctx context.Context) {
 // snapshot writer, indexExtra.EncodeSnapshot), and only the waiting counts
 // against it. d <= 0 returns at once.
 func (g *rankGate) waitAtMost(d time.Duration) time.Duration {
-	if d <= 0 {
-		return 0
+	if d <= 0 || g.freed() == nil {
+		return 0 // the usual case, a free gate: no context, no timer
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
