@@ -319,8 +319,7 @@ func coldVsFloor(b *testing.B, lang gentree.Lang, n int) {
 			// fstat; docs/performance.md, "Tenth round: the least a cold
 			// query can take here"), timed after the loop so that the text
 			// is not live while the engines run.
-			b.StopTimer()
-			texts := docTexts(b, project, user)
+			texts := docTexts(b, project, user) // b.Loop has stopped the timer
 			for range b.N {
 				decodeCPU += decodeTime(b, texts)
 			}
